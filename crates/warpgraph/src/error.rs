@@ -1,0 +1,159 @@
+//! The library's error type.
+//!
+//! Every failure a user can cause (a malformed file, an absurd size, a vertex id out of
+//! range, a NaN weight) is an [`Error`] value with enough context to act on: parse errors
+//! name the file and the 1-based line, size errors say how much was needed and how much
+//! there is. The library never panics on input.
+
+use std::path::PathBuf;
+
+/// Result alias used throughout warpgraph.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in warpgraph.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A text file does not follow its format. `line` is 1-based.
+    #[error("{}:{line}: {msg}", path.display())]
+    Parse {
+        /// The file (or a stand-in name such as `<stdin>`).
+        path: PathBuf,
+        /// 1-based line number.
+        line: u64,
+        /// What was expected and what was found.
+        msg: String,
+    },
+
+    /// A file is malformed in a way that has no line (binary formats, whole-file checks).
+    #[error("{}: {msg}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        msg: String,
+    },
+
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// Something needs more memory than there is (checked before allocating).
+    #[error("{what} needs {} but only {} is available", fmt_bytes(*.needed), fmt_bytes(*.available))]
+    OutOfMemory {
+        /// What was about to be allocated.
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
+
+    /// A count exceeds what warpgraph's representation can hold.
+    #[error("{what} is {value}, more than the limit of {limit}")]
+    TooLarge {
+        /// What was counted.
+        what: String,
+        /// The count.
+        value: u64,
+        /// The largest supported value.
+        limit: u64,
+    },
+
+    /// An edge names a vertex that does not exist.
+    #[error("edge {edge} names vertex {vertex}, but the graph has {num_vertices} vertices")]
+    VertexOutOfRange {
+        /// 0-based index of the edge in the input edge list.
+        edge: u64,
+        /// The offending vertex id.
+        vertex: u64,
+        /// Number of vertices.
+        num_vertices: u64,
+    },
+
+    /// A weight is NaN or infinite.
+    #[error("edge {edge} has weight {value}; weights must be finite numbers")]
+    NonFiniteWeight {
+        /// 0-based index of the edge.
+        edge: u64,
+        /// The weight as text.
+        value: String,
+    },
+
+    /// An argument is invalid (a bad option combination, an unknown name).
+    #[error("{0}")]
+    InvalidArgument(String),
+
+    /// The request is understood but not supported.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl Error {
+    /// Shorthand for [`Error::Io`].
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// Shorthand for [`Error::Format`].
+    pub fn format(path: impl Into<PathBuf>, msg: impl Into<String>) -> Self {
+        Error::Format {
+            path: path.into(),
+            msg: msg.into(),
+        }
+    }
+
+    /// Shorthand for [`Error::Parse`].
+    pub fn parse(path: impl Into<PathBuf>, line: u64, msg: impl Into<String>) -> Self {
+        Error::Parse {
+            path: path.into(),
+            line,
+            msg: msg.into(),
+        }
+    }
+}
+
+/// Formats a byte count for people: `1.50 GiB`.
+pub fn fmt_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_error_names_file_and_line() {
+        let e = Error::parse("g.gr", 12, "expected 'a <u> <v> <w>', found 'a 1'");
+        assert_eq!(
+            e.to_string(),
+            "g.gr:12: expected 'a <u> <v> <w>', found 'a 1'"
+        );
+    }
+
+    #[test]
+    fn bytes_are_human_readable() {
+        assert_eq!(fmt_bytes(512), "512 B");
+        assert_eq!(fmt_bytes(3 << 29), "1.50 GiB");
+    }
+}

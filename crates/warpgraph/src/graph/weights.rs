@@ -1,0 +1,334 @@
+//! Edge weights: none, or one of four numeric types.
+//!
+//! Weights are stored per arc, parallel to the CSR target array. Integer weights may be
+//! negative; floating weights must be finite (NaN and infinities are rejected when a graph
+//! is built or loaded).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::buf::{Buf, Pod};
+use crate::error::Error;
+
+/// The type of a graph's edge weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WeightType {
+    /// Unweighted.
+    None,
+    /// 32-bit signed integers.
+    I32,
+    /// 64-bit signed integers.
+    I64,
+    /// 32-bit IEEE floats.
+    F32,
+    /// 64-bit IEEE floats.
+    F64,
+}
+
+impl WeightType {
+    /// Every weight type, in order.
+    pub const ALL: [WeightType; 5] = [
+        WeightType::None,
+        WeightType::I32,
+        WeightType::I64,
+        WeightType::F32,
+        WeightType::F64,
+    ];
+
+    /// Bytes per weight (0 for unweighted).
+    pub fn size(self) -> usize {
+        match self {
+            WeightType::None => 0,
+            WeightType::I32 | WeightType::F32 => 4,
+            WeightType::I64 | WeightType::F64 => 8,
+        }
+    }
+
+    /// Whether this is a floating type.
+    pub fn is_float(self) -> bool {
+        matches!(self, WeightType::F32 | WeightType::F64)
+    }
+
+    /// The lower-case name: `none`, `i32`, `i64`, `f32`, `f64`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WeightType::None => "none",
+            WeightType::I32 => "i32",
+            WeightType::I64 => "i64",
+            WeightType::F32 => "f32",
+            WeightType::F64 => "f64",
+        }
+    }
+}
+
+impl fmt::Display for WeightType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for WeightType {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        WeightType::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "unknown weight type '{s}' (expected none, i32, i64, f32 or f64)"
+                ))
+            })
+    }
+}
+
+/// A numeric weight type usable in generic graph code.
+pub trait Weight: Pod + PartialOrd + fmt::Debug + fmt::Display {
+    /// The matching [`WeightType`].
+    const TYPE: WeightType;
+    /// Whether the value is finite (always true for integers).
+    fn is_finite_weight(self) -> bool;
+    /// The value as f64 (for statistics and display).
+    fn to_f64(self) -> f64;
+    /// The typed slice when `w` holds this type.
+    fn slice_of(w: &Weights) -> Option<&[Self]>;
+}
+
+macro_rules! int_weight {
+    ($t:ty, $wt:expr, $v:ident) => {
+        impl Weight for $t {
+            const TYPE: WeightType = $wt;
+            fn slice_of(w: &Weights) -> Option<&[Self]> {
+                match w {
+                    Weights::$v(x) => Some(x),
+                    _ => None,
+                }
+            }
+            fn is_finite_weight(self) -> bool {
+                true
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+macro_rules! float_weight {
+    ($t:ty, $wt:expr, $v:ident) => {
+        impl Weight for $t {
+            const TYPE: WeightType = $wt;
+            fn slice_of(w: &Weights) -> Option<&[Self]> {
+                match w {
+                    Weights::$v(x) => Some(x),
+                    _ => None,
+                }
+            }
+            fn is_finite_weight(self) -> bool {
+                self.is_finite()
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+int_weight!(i32, WeightType::I32, I32);
+int_weight!(i64, WeightType::I64, I64);
+float_weight!(f32, WeightType::F32, F32);
+float_weight!(f64, WeightType::F64, F64);
+
+/// Per-arc weights of one of the supported types.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Weights {
+    /// Unweighted.
+    #[default]
+    None,
+    /// `i32` weights.
+    I32(Buf<i32>),
+    /// `i64` weights.
+    I64(Buf<i64>),
+    /// `f32` weights.
+    F32(Buf<f32>),
+    /// `f64` weights.
+    F64(Buf<f64>),
+}
+
+/// Runs `$body` with `$w` bound to the typed weight slice, or `$none` when unweighted.
+///
+/// ```ignore
+/// with_weights!(&graph.out().weights(), w => w.len(), none => 0)
+/// ```
+#[macro_export]
+macro_rules! with_weights {
+    ($weights:expr, $w:ident => $body:expr, none => $none:expr) => {
+        match $weights {
+            $crate::Weights::None => $none,
+            $crate::Weights::I32($w) => $body,
+            $crate::Weights::I64($w) => $body,
+            $crate::Weights::F32($w) => $body,
+            $crate::Weights::F64($w) => $body,
+        }
+    };
+}
+
+impl Weights {
+    /// The weight type.
+    pub fn weight_type(&self) -> WeightType {
+        match self {
+            Weights::None => WeightType::None,
+            Weights::I32(_) => WeightType::I32,
+            Weights::I64(_) => WeightType::I64,
+            Weights::F32(_) => WeightType::F32,
+            Weights::F64(_) => WeightType::F64,
+        }
+    }
+
+    /// Number of weights (0 when unweighted).
+    pub fn len(&self) -> usize {
+        with_weights!(self, w => w.len(), none => 0)
+    }
+
+    /// Whether there are no weights stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Weight `i` as f64, `None` when unweighted.
+    pub fn get_f64(&self, i: usize) -> Option<f64> {
+        with_weights!(self, w => w.get(i).map(|x| x.to_f64()), none => None)
+    }
+
+    /// The typed slice, when the weights are of type `W`.
+    pub fn as_slice<W: Weight>(&self) -> Option<&[W]> {
+        W::slice_of(self)
+    }
+
+    /// The weights converted to another type.
+    ///
+    /// Conversions that would lose information are refused: a fractional or out-of-range
+    /// float to an integer, an integer too large for `i32`, a value that overflows `f32`.
+    pub fn convert(&self, to: WeightType) -> Result<Weights, Error> {
+        if self.weight_type() == to {
+            return Ok(self.clone());
+        }
+        if to == WeightType::None {
+            return Ok(Weights::None);
+        }
+        let values: Vec<f64>;
+        let src: &[f64] = match self {
+            Weights::None => {
+                return Err(Error::InvalidArgument(format!(
+                    "the graph is unweighted; it cannot be given {to} weights"
+                )))
+            }
+            Weights::I32(w) => return Ok(from_ints(w.iter().map(|&x| x as i64), w.len(), to)),
+            Weights::I64(w) => {
+                return from_i64(w, to);
+            }
+            Weights::F32(w) => {
+                values = w.iter().map(|&x| x as f64).collect();
+                &values
+            }
+            Weights::F64(w) => w,
+        };
+        from_floats(src, to)
+    }
+}
+
+fn lossy(i: usize, v: impl fmt::Display, to: WeightType) -> Error {
+    Error::InvalidArgument(format!(
+        "arc {i} has weight {v}, which is not representable as {to}"
+    ))
+}
+
+fn from_ints(it: impl Iterator<Item = i64>, n: usize, to: WeightType) -> Weights {
+    let mut v = Vec::with_capacity(n);
+    v.extend(it);
+    match to {
+        WeightType::I64 => Weights::I64(v.into()),
+        WeightType::F64 => Weights::F64(v.into_iter().map(|x| x as f64).collect::<Vec<_>>().into()),
+        WeightType::F32 => Weights::F32(v.into_iter().map(|x| x as f32).collect::<Vec<_>>().into()),
+        WeightType::I32 => Weights::I32(v.into_iter().map(|x| x as i32).collect::<Vec<_>>().into()),
+        WeightType::None => Weights::None,
+    }
+}
+
+fn from_i64(w: &[i64], to: WeightType) -> Result<Weights, Error> {
+    if to == WeightType::I32 {
+        if let Some((i, x)) = w
+            .iter()
+            .enumerate()
+            .find(|(_, &x)| i32::try_from(x).is_err())
+        {
+            return Err(lossy(i, x, to));
+        }
+    }
+    Ok(from_ints(w.iter().copied(), w.len(), to))
+}
+
+fn from_floats(w: &[f64], to: WeightType) -> Result<Weights, Error> {
+    let int_ok = |x: f64, lo: f64, hi: f64| x.fract() == 0.0 && x >= lo && x <= hi;
+    Ok(match to {
+        WeightType::F64 => Weights::F64(w.to_vec().into()),
+        WeightType::F32 => {
+            let v: Vec<f32> = w.iter().map(|&x| x as f32).collect();
+            if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+                return Err(lossy(i, w[i], to));
+            }
+            Weights::F32(v.into())
+        }
+        WeightType::I32 => {
+            if let Some(i) = w
+                .iter()
+                .position(|&x| !int_ok(x, i32::MIN as f64, i32::MAX as f64))
+            {
+                return Err(lossy(i, w[i], to));
+            }
+            Weights::I32(w.iter().map(|&x| x as i32).collect::<Vec<_>>().into())
+        }
+        WeightType::I64 => {
+            // 2^63 is exactly representable; anything >= it overflows i64.
+            if let Some(i) = w
+                .iter()
+                .position(|&x| !int_ok(x, -9.223372036854775808e18, 9.223372036854774784e18))
+            {
+                return Err(lossy(i, w[i], to));
+            }
+            Weights::I64(w.iter().map(|&x| x as i64).collect::<Vec<_>>().into())
+        }
+        WeightType::None => Weights::None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_slice_matches_only_its_type() {
+        let w = Weights::I32(vec![1, -2].into());
+        assert_eq!(w.as_slice::<i32>(), Some(&[1, -2][..]));
+        assert_eq!(w.as_slice::<i64>(), None);
+        assert_eq!(Weights::None.as_slice::<f64>(), None);
+    }
+
+    #[test]
+    fn lossless_conversions_only() {
+        let w = Weights::F64(vec![1.0, 2.5].into());
+        assert!(w.convert(WeightType::I32).is_err());
+        let w = Weights::F64(vec![1.0, -2.0].into());
+        assert_eq!(
+            w.convert(WeightType::I32).unwrap(),
+            Weights::I32(vec![1, -2].into())
+        );
+        let w = Weights::I64(vec![1 << 40].into());
+        assert!(w.convert(WeightType::I32).is_err());
+        assert_eq!(
+            w.convert(WeightType::F64).unwrap(),
+            Weights::F64(vec![(1u64 << 40) as f64].into())
+        );
+        let w = Weights::F64(vec![1e300].into());
+        assert!(w.convert(WeightType::F32).is_err());
+    }
+}

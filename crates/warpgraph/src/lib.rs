@@ -1,0 +1,35 @@
+//! # warpgraph
+//!
+//! Graph analytics on NVIDIA GPUs and on every CPU core: shortest paths, breadth-first
+//! search and spanning trees on graphs with billions of edges.
+//!
+//! The library is organised as the tree shows:
+//! - [`graph`]: the CSR graph core and its parallel builder;
+//! - [`io`]: reading and writing graph files (DIMACS, Matrix Market, edge lists, METIS,
+//!   and warpgraph's own memory-mappable `.wg`);
+//! - [`generate`]: deterministic parallel generators (Kronecker, R-MAT, uniform, grid, SSCA#2);
+//! - [`memory`]: knowing how much memory there is before allocating.
+//!
+//! ```
+//! use warpgraph::generate::{Generator, GenerateOptions};
+//! let g = warpgraph::generate::generate(
+//!     &Generator::Grid { rows: 3, cols: 4, remove: 0.0, shortcuts: 0 },
+//!     &GenerateOptions::default(),
+//! ).unwrap();
+//! assert_eq!(g.num_vertices(), 12);
+//! ```
+
+pub mod error;
+pub mod generate;
+pub mod graph;
+pub mod io;
+pub mod memory;
+pub mod par;
+pub mod progress;
+
+pub use error::{Error, Result};
+pub use graph::{
+    Buf, BuildOptions, Csr, Duplicates, EdgeList, Graph, SelfLoops, VertexId, VertexIds, Weight,
+    WeightType, Weights, MAX_VERTICES, NO_VERTEX,
+};
+pub use progress::{NoProgress, Progress};

@@ -1,0 +1,83 @@
+//! Small data-parallel primitives shared by builders, parsers and algorithms.
+
+use rayon::prelude::*;
+
+/// A raw pointer that may be shared between threads, for scatters where the caller
+/// guarantees that no two threads write the same index.
+#[derive(Clone, Copy)]
+pub(crate) struct SharedMut<T>(*mut T);
+
+// SAFETY: users promise disjoint writes (see `write`); T itself must be Send.
+unsafe impl<T: Send> Send for SharedMut<T> {}
+unsafe impl<T: Send> Sync for SharedMut<T> {}
+
+impl<T> SharedMut<T> {
+    pub(crate) fn new(slice: &mut [T]) -> Self {
+        SharedMut(slice.as_mut_ptr())
+    }
+
+    /// Writes `value` at `index`.
+    ///
+    /// # Safety
+    /// `index` is in bounds of the slice this was made from, that slice outlives every use,
+    /// and no other thread reads or writes `index` concurrently.
+    #[inline]
+    pub(crate) unsafe fn write(self, index: usize, value: T) {
+        self.0.add(index).write(value)
+    }
+
+    /// A mutable sub-slice.
+    ///
+    /// # Safety
+    /// As for `write`, for every index of `start..start + len`.
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn slice(&self, start: usize, len: usize) -> &mut [T] {
+        std::slice::from_raw_parts_mut(self.0.add(start), len)
+    }
+}
+
+/// Exclusive prefix sum: `out[i] = counts[0] + ... + counts[i-1]`, with `out.len() ==
+/// counts.len() + 1` and the total last. Parallel over blocks.
+pub fn exclusive_scan(counts: &[u64]) -> Vec<u64> {
+    const BLOCK: usize = 1 << 16;
+    let mut out = vec![0u64; counts.len() + 1];
+    let sums: Vec<u64> = counts.par_chunks(BLOCK).map(|c| c.iter().sum()).collect();
+    let mut starts = Vec::with_capacity(sums.len());
+    let mut acc = 0u64;
+    for s in &sums {
+        starts.push(acc);
+        acc += s;
+    }
+    out[1..]
+        .par_chunks_mut(BLOCK)
+        .zip(counts.par_chunks(BLOCK))
+        .zip(starts.par_iter())
+        .for_each(|((o, c), &start)| {
+            let mut acc = start;
+            for (o, &c) in o.iter_mut().zip(c) {
+                acc += c;
+                *o = acc;
+            }
+        });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_matches_serial() {
+        for n in [0usize, 1, 5, (1 << 16) + 3, 3 << 16] {
+            let c: Vec<u64> = (0..n as u64).map(|i| i % 7).collect();
+            let s = exclusive_scan(&c);
+            let mut acc = 0;
+            assert_eq!(s[0], 0);
+            for i in 0..n {
+                acc += c[i];
+                assert_eq!(s[i + 1], acc);
+            }
+        }
+    }
+}
