@@ -1,1 +1,79 @@
-fn main() {}
+//! `warpgraph`: the command-line face of the warpgraph library.
+
+mod args;
+mod cmd;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Graph analytics on GPUs and all CPU cores: shortest paths, BFS, spanning trees.
+#[derive(Debug, Parser)]
+#[command(
+    name = "warpgraph",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "\
+Start here:
+  warpgraph demo                                   # the main job on a generated graph
+  warpgraph generate kron --scale 20 -o g.wg       # make a graph
+  warpgraph convert g.wg g.gr                      # change its format
+  warpgraph info g.gr                              # what is in it
+
+Formats (chosen by extension, checked against the content; --format / --to force one):
+  .gr DIMACS shortest path   .mtx Matrix Market   .el/.wel/.txt edge lists (SNAP)
+  .graph METIS               .wg warpgraph binary (memory-mapped, checksummed)
+
+Run `warpgraph <command> --help` for each command's options and examples."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// No progress bars (they are also hidden when stderr is not a terminal).
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the main job on a built-in default graph.
+    Demo(cmd::demo::DemoArgs),
+    /// Generate a graph (Kronecker, R-MAT, uniform, grid, SSCA#2) and write it.
+    Generate(cmd::generate::GenerateArgs),
+    /// Convert a graph file to another format.
+    Convert(cmd::convert::ConvertArgs),
+    /// Print what is in a graph file: sizes, weights, degrees, loops, duplicates.
+    Info(cmd::info::InfoArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+        {
+            eprintln!("error: cannot start {n} threads: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let quiet = cli.quiet;
+    let result = match cli.command {
+        Command::Demo(a) => cmd::demo::run(a, quiet),
+        Command::Generate(a) => cmd::generate::run(a, quiet),
+        Command::Convert(a) => cmd::convert::run(a, quiet),
+        Command::Info(a) => cmd::info::run(a, quiet),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,102 @@
-fn main() {}
+//! Loading throughput: how fast each format reads on this machine.
+//!
+//! Generates a Kronecker graph (scale from `WARPGRAPH_BENCH_SCALE`, default 20, weights
+//! 1..255 as GAPBS), writes it in every format to a temporary directory, then reads each
+//! file `WARPGRAPH_BENCH_RUNS` times (default 5) after one warm-up read, and prints the
+//! median seconds and MB/s of text (file bytes / time) for the whole load: parsing and
+//! building the CSR. Every graph read back is compared with the original.
+//!
+//! Run: `cargo bench -p warpgraph --bench load`
+
+use std::path::Path;
+use std::time::Instant;
+
+use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
+use warpgraph::io::{self, Format, ReadOptions, WriteOptions};
+use warpgraph::{Graph, NoProgress};
+
+fn env(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let scale = env("WARPGRAPH_BENCH_SCALE", 20);
+    let runs = env("WARPGRAPH_BENCH_RUNS", 5).max(1);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let t = Instant::now();
+    let g = generate(
+        &Generator::Kronecker {
+            scale,
+            edge_factor: 16,
+        },
+        &GenerateOptions {
+            weights: WeightSpec::Int { lo: 1, hi: 255 },
+            ..Default::default()
+        },
+    )
+    .expect("generate");
+    println!(
+        "Kronecker scale {scale}, edge factor 16, directed, i32 weights 1..255: {} vertices, {} arcs \
+         (generated in {:.2} s) on {} threads; {runs} runs after a warm-up, medians",
+        g.num_vertices(),
+        g.num_arcs(),
+        t.elapsed().as_secs_f64(),
+        rayon::current_num_threads()
+    );
+    println!(
+        "{:<8} {:>10} {:>10} {:>10} {:>10}",
+        "format", "MB", "write s", "read s", "read MB/s"
+    );
+    for (format, ext) in [
+        (Format::El, "el"),
+        (Format::Wel, "wel"),
+        (Format::Dimacs, "gr"),
+        (Format::Mtx, "mtx"),
+        (Format::Snap, "txt"),
+        (Format::Wg, "wg"),
+    ] {
+        let path = dir.path().join(format!("g.{ext}"));
+        let t = Instant::now();
+        io::write(&g, &path, &WriteOptions::default(), &NoProgress).expect("write");
+        let write_s = t.elapsed().as_secs_f64();
+        let bytes = std::fs::metadata(&path).expect("metadata").len() as f64;
+        let read = |p: &Path| io::read(p, &ReadOptions::default(), &NoProgress).expect("read");
+        let back: Graph = read(&path); // warm-up: page cache, allocator
+        let expect_same = format != Format::El; // .el drops weights
+        if expect_same {
+            assert!(back.out() == g.out(), "{ext}: graph read back differs");
+        } else {
+            assert_eq!(
+                back.out().targets(),
+                g.out().targets(),
+                "{ext}: arcs differ"
+            );
+        }
+        let times: Vec<f64> = (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                let h = read(&path);
+                let s = t.elapsed().as_secs_f64();
+                drop(h);
+                s
+            })
+            .collect();
+        let s = median(times);
+        println!(
+            "{:<8} {:>10.1} {:>10.3} {:>10.3} {:>10.0}",
+            format.name(),
+            bytes / 1e6,
+            write_s,
+            s,
+            bytes / 1e6 / s
+        );
+    }
+}

@@ -28,6 +28,7 @@ pub mod par;
 pub mod progress;
 
 pub use error::{Error, Result};
+pub use graph::stats::GraphStats;
 pub use graph::{
     Buf, BuildOptions, Csr, Duplicates, EdgeList, Graph, SelfLoops, VertexId, VertexIds, Weight,
     WeightType, Weights, MAX_VERTICES, NO_VERTEX,

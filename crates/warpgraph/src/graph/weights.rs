@@ -91,6 +91,8 @@ pub trait Weight: Pod + PartialOrd + fmt::Debug + fmt::Display {
     fn is_finite_weight(self) -> bool;
     /// The value as f64 (for statistics and display).
     fn to_f64(self) -> f64;
+    /// The value as i64 when the type is an integer type.
+    fn to_i64(self) -> Option<i64>;
     /// The typed slice when `w` holds this type.
     fn slice_of(w: &Weights) -> Option<&[Self]>;
 }
@@ -107,6 +109,9 @@ macro_rules! int_weight {
             }
             fn is_finite_weight(self) -> bool {
                 true
+            }
+            fn to_i64(self) -> Option<i64> {
+                Some(i64::from(self))
             }
             fn to_f64(self) -> f64 {
                 self as f64
@@ -126,6 +131,9 @@ macro_rules! float_weight {
             }
             fn is_finite_weight(self) -> bool {
                 self.is_finite()
+            }
+            fn to_i64(self) -> Option<i64> {
+                None
             }
             fn to_f64(self) -> f64 {
                 self as f64
@@ -268,7 +276,8 @@ fn from_i64(w: &[i64], to: WeightType) -> Result<Weights, Error> {
 }
 
 fn from_floats(w: &[f64], to: WeightType) -> Result<Weights, Error> {
-    let int_ok = |x: f64, lo: f64, hi: f64| x.fract() == 0.0 && x >= lo && x <= hi;
+    // In range means lo <= x < hi_exclusive (2^31 and 2^63 are exact as f64).
+    let int_ok = |x: f64, lo: f64, hi_excl: f64| x.fract() == 0.0 && x >= lo && x < hi_excl;
     Ok(match to {
         WeightType::F64 => Weights::F64(w.to_vec().into()),
         WeightType::F32 => {
@@ -281,17 +290,16 @@ fn from_floats(w: &[f64], to: WeightType) -> Result<Weights, Error> {
         WeightType::I32 => {
             if let Some(i) = w
                 .iter()
-                .position(|&x| !int_ok(x, i32::MIN as f64, i32::MAX as f64))
+                .position(|&x| !int_ok(x, i32::MIN as f64, -(i32::MIN as f64)))
             {
                 return Err(lossy(i, w[i], to));
             }
             Weights::I32(w.iter().map(|&x| x as i32).collect::<Vec<_>>().into())
         }
         WeightType::I64 => {
-            // 2^63 is exactly representable; anything >= it overflows i64.
             if let Some(i) = w
                 .iter()
-                .position(|&x| !int_ok(x, -9.223372036854775808e18, 9.223372036854774784e18))
+                .position(|&x| !int_ok(x, i64::MIN as f64, -(i64::MIN as f64)))
             {
                 return Err(lossy(i, w[i], to));
             }

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::graph::{BuildOptions, Duplicates, EdgeList, Graph, SelfLoops, WeightType};
+use crate::graph::{BuildOptions, Duplicates, EdgeList, Graph, SelfLoops, VertexIds, WeightType};
 use crate::progress::Progress;
 
 /// A graph file format.
@@ -91,6 +91,57 @@ impl Format {
             "wg" => Format::Wg,
             _ => return None,
         })
+    }
+
+    /// What writing `g` in this format cannot keep, in words (empty when nothing is lost).
+    ///
+    /// Errors that make writing impossible (METIS and a directed graph, say) are the
+    /// writer's; these are the silent changes a user should hear about.
+    pub fn write_losses(self, g: &Graph) -> Vec<String> {
+        let mut notes = Vec::new();
+        let one_based = matches!(g.ids(), VertexIds::Base(1));
+        if matches!(self, Format::Dimacs | Format::Mtx | Format::Metis) && !one_based {
+            notes.push(match g.ids() {
+                VertexIds::Map(_) => format!(
+                    "{self} numbers vertices 1..n: the input's own vertex ids are not kept \
+                     (use .wg or an edge list to keep them)"
+                ),
+                _ => format!("{self} numbers vertices from 1: vertex ids are shifted to 1..n"),
+            });
+        }
+        if self.is_edge_list() {
+            let n = g.num_vertices() as u64;
+            let isolated = crate::GraphStats::of(g).isolated_vertices;
+            if isolated > 0 {
+                notes.push(format!(
+                    "{isolated} of {n} vertices have no edges; an edge list cannot hold them, \
+                     so they will be missing when the file is read back"
+                ));
+            }
+        }
+        if self == Format::El && g.weight_type() != WeightType::None {
+            notes.push("the .el format has no weights: weights are dropped (use .wel)".into());
+        }
+        if self == Format::Dimacs && g.weight_type() == WeightType::None {
+            notes.push(
+                "DIMACS arcs need a weight: the unweighted graph is written with weight 1".into(),
+            );
+        }
+        if !g.is_directed() {
+            match self {
+                Format::Dimacs => notes.push(
+                    "DIMACS .gr is directed: each undirected edge is written as two arcs \
+                     (read it back with --undirected --duplicates drop to undo)"
+                        .into(),
+                ),
+                Format::El | Format::Wel => notes.push(
+                    "an edge list does not say it is undirected: read it back with --undirected"
+                        .into(),
+                ),
+                _ => {}
+            }
+        }
+        notes
     }
 
     fn is_edge_list(self) -> bool {

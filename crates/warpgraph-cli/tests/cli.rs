@@ -1,0 +1,205 @@
+//! End-to-end tests of the `warpgraph` binary: what a user types, what they get back.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn warpgraph(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warpgraph"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run warpgraph")
+}
+
+fn ok(args: &[&str], dir: &Path) -> String {
+    let out = warpgraph(args, dir);
+    assert!(
+        out.status.success(),
+        "warpgraph {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A failing command exits non-zero with a one-line `error:` message and no panic.
+fn fails(args: &[&str], dir: &Path) -> String {
+    let out = warpgraph(args, dir);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "warpgraph {args:?} should fail");
+    assert!(err.contains("error:"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    err
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap()
+}
+
+#[test]
+fn generate_convert_info_agree_across_formats() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    ok(
+        &[
+            "generate",
+            "kron",
+            "--scale",
+            "10",
+            "--weights",
+            "int:1:255",
+            "-o",
+            "g.wg",
+        ],
+        dir,
+    );
+    let base = json(&ok(&["info", "g.wg", "--json"], dir));
+    assert_eq!(base["vertices"], 1024);
+    assert_eq!(base["directed"], true);
+    assert_eq!(base["weight_type"], "i32");
+    assert_eq!(base["self_loops"], 0);
+    assert_eq!(base["duplicate_edges"], 0);
+    assert!(base["weight_min"].as_i64().unwrap() >= 1);
+    assert!(base["weight_max"].as_i64().unwrap() <= 255);
+    for out in ["g.gr", "g.mtx", "g.wel", "g.txt", "back.wg"] {
+        ok(&["convert", "g.wg", out], dir);
+        let info = json(&ok(&["info", out, "--json"], dir));
+        for key in [
+            "edges",
+            "arcs",
+            "weight_min",
+            "weight_max",
+            "degree_max",
+            "in_degree_max",
+        ] {
+            assert_eq!(info[key], base[key], "{out}: {key}");
+        }
+    }
+}
+
+#[test]
+fn undirected_graphs_survive_formats_that_hold_them() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    ok(
+        &[
+            "generate",
+            "grid",
+            "--rows",
+            "20",
+            "--cols",
+            "30",
+            "--undirected",
+            "-o",
+            "g.graph",
+        ],
+        dir,
+    );
+    let info = json(&ok(&["info", "g.graph", "--json"], dir));
+    assert_eq!(info["vertices"], 600);
+    assert_eq!(info["directed"], false);
+    assert_eq!(info["edges"], 19 * 30 + 20 * 29);
+    assert_eq!(info["degree_max"], 4);
+    ok(&["convert", "g.graph", "g.mtx"], dir);
+    let m = json(&ok(&["info", "g.mtx", "--json"], dir));
+    assert_eq!(m["directed"], false);
+    assert_eq!(m["edges"], info["edges"]);
+}
+
+#[test]
+fn parse_errors_name_file_and_line() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    std::fs::write(dir.join("bad.gr"), "c hello\np sp 3 2\na 1 2 5\na 1 9 5\n").unwrap();
+    let err = fails(&["info", "bad.gr"], dir);
+    assert!(err.contains("bad.gr:4:"), "{err}");
+    std::fs::write(dir.join("huge.gr"), "p sp 1000000000000000 1\na 1 1 1\n").unwrap();
+    let err = fails(&["info", "huge.gr"], dir);
+    assert!(err.contains("huge.gr"), "{err}");
+    std::fs::write(dir.join("nan.wel"), "0 1 2.5\n1 2 nan\n").unwrap();
+    let err = fails(&["info", "nan.wel"], dir);
+    assert!(err.contains("nan.wel:2:"), "{err}");
+    let err = fails(&["info", "missing.gr"], dir);
+    assert!(err.contains("missing.gr"), "{err}");
+    std::fs::write(
+        dir.join("x.gr"),
+        "%%MatrixMarket matrix coordinate real general\n1 1 0\n",
+    )
+    .unwrap();
+    let err = fails(&["info", "x.gr"], dir);
+    assert!(err.contains("looks like mtx"), "{err}");
+    let out = ok(&["info", "x.gr", "--format", "mtx"], dir);
+    assert!(out.contains("vertices      1"), "{out}");
+}
+
+#[test]
+fn convert_never_leaves_partial_output_or_touches_input() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    std::fs::write(dir.join("g.gr"), "p sp 3 2\na 1 2 5\na 2 3 1\n").unwrap();
+    let before = std::fs::read(dir.join("g.gr")).unwrap();
+    // METIS needs an undirected graph: the write fails, and nothing is left behind.
+    let err = fails(&["convert", "g.gr", "g.graph"], dir);
+    assert!(err.contains("undirected"), "{err}");
+    assert!(!dir.join("g.graph").exists());
+    // An existing output survives a failed conversion unchanged.
+    std::fs::write(dir.join("keep.graph"), "old").unwrap();
+    fails(&["convert", "g.gr", "keep.graph"], dir);
+    assert_eq!(std::fs::read(dir.join("keep.graph")).unwrap(), b"old");
+    let err = fails(&["convert", "g.gr", "./g.gr"], dir);
+    assert!(err.contains("never modifies its input"), "{err}");
+    assert_eq!(std::fs::read(dir.join("g.gr")).unwrap(), before);
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn edge_list_ids_survive_conversion() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    std::fs::write(
+        dir.join("web.txt"),
+        "# Directed graph\n10\t20\n20\t1000000000000\n",
+    )
+    .unwrap();
+    ok(&["convert", "web.txt", "web.wg"], dir);
+    ok(&["convert", "web.wg", "back.el"], dir);
+    let text = std::fs::read_to_string(dir.join("back.el")).unwrap();
+    assert_eq!(text, "10 20\n20 1000000000000\n");
+    let out = ok(&["info", "web.wg"], dir);
+    assert!(
+        out.contains("mapped: 3 distinct file ids from 10 to 1000000000000"),
+        "{out}"
+    );
+}
+
+#[test]
+fn help_teaches_by_example() {
+    let d = tempfile::tempdir().unwrap();
+    let top = ok(&["--help"], d.path());
+    assert!(
+        top.contains("warpgraph generate kron --scale 20 -o g.wg"),
+        "{top}"
+    );
+    let gen = ok(&["generate", "--help"], d.path());
+    assert!(
+        gen.contains("Examples:") && gen.contains("--weights"),
+        "{gen}"
+    );
+    let conv = ok(&["convert", "--help"], d.path());
+    assert!(conv.contains("temporary file"), "{conv}");
+}
+
+#[test]
+fn demo_runs_on_a_small_default() {
+    let d = tempfile::tempdir().unwrap();
+    let out = ok(&["demo", "--scale", "10", "--quiet"], d.path());
+    assert!(out.contains("vertices      1,024"), "{out}");
+    assert!(out.contains("identical"), "{out}");
+}

@@ -1,0 +1,641 @@
+//! METIS reading and writing: golden files, round trips, malformed inputs and a
+//! multi-chunk input.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use warpgraph::io::{self, Format, ReadOptions, WriteOptions};
+use warpgraph::{
+    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, VertexIds, WeightType, Weights,
+};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn read_file(name: &str) -> Graph {
+    io::read(&data(name), &ReadOptions::default(), &NoProgress).unwrap()
+}
+
+fn read_with(text: &str, opts: &ReadOptions) -> warpgraph::Result<Graph> {
+    io::read_bytes(
+        text.as_bytes(),
+        Format::Metis,
+        Path::new("bad.graph"),
+        opts,
+        &NoProgress,
+    )
+}
+
+fn read_str(text: &str) -> warpgraph::Result<Graph> {
+    read_with(text, &ReadOptions::default())
+}
+
+/// Asserts a parse error of `bad.graph` on `line` whose message contains all of `parts`.
+#[track_caller]
+fn assert_parse_error(r: warpgraph::Result<Graph>, line: u64, parts: &[&str]) {
+    match r {
+        Err(Error::Parse {
+            path,
+            line: got,
+            msg,
+        }) => {
+            assert_eq!(path, Path::new("bad.graph"));
+            assert_eq!(got, line, "wrong line for: {msg}");
+            for p in parts {
+                assert!(msg.contains(p), "message {msg:?} lacks {p:?}");
+            }
+        }
+        Err(e) => panic!("expected a parse error on line {line}, got {e:?}"),
+        Ok(_) => panic!("expected a parse error on line {line}, got a graph"),
+    }
+}
+
+fn i32s(g: &Graph) -> Vec<i32> {
+    g.out().weights().as_slice::<i32>().unwrap().to_vec()
+}
+
+// ---------------------------------------------------------------- golden files
+
+#[test]
+fn golden_edge_weights() {
+    let g = read_file("metis_weighted.graph");
+    assert!(!g.is_directed());
+    assert_eq!(g.ids(), &VertexIds::Base(1));
+    assert_eq!(g.out().offsets(), &[0, 3, 5, 8, 10]);
+    assert_eq!(g.out().targets(), &[1, 2, 3, 0, 2, 0, 1, 3, 0, 2]);
+    assert_eq!(i32s(&g), vec![4, 1, 2, 4, 7, 1, 7, 5, 2, 5]);
+    assert_eq!(g.num_edges(), 5);
+}
+
+#[test]
+fn golden_vertex_weights_are_ignored() {
+    let g = read_file("metis_vertex_weights.graph");
+    assert!(!g.is_directed());
+    assert_eq!(g.out().offsets(), &[0, 1, 3, 4]);
+    assert_eq!(g.out().targets(), &[1, 0, 2, 1]);
+    assert_eq!(i32s(&g), vec![9, 9, 4, 4]);
+}
+
+#[test]
+fn golden_isolated_vertex_and_comments() {
+    let g = read_file("metis_isolated.graph");
+    assert!(!g.is_directed());
+    assert_eq!(g.weight_type(), WeightType::None);
+    assert_eq!(g.out().offsets(), &[0, 2, 4, 5, 5, 6]);
+    assert_eq!(g.out().targets(), &[1, 2, 0, 4, 0, 1]);
+}
+
+#[test]
+fn vertex_sizes_and_single_vertex_weights() {
+    // FMT 111: size, one vertex weight, then neighbour/weight pairs.
+    let g = read_str("3 2 111\n7 1 2 -6\n7 1 1 -6 3 8\n7 1 2 8\n").unwrap();
+    assert_eq!(g.out().offsets(), &[0, 1, 3, 4]);
+    assert_eq!(g.out().targets(), &[1, 0, 2, 1]);
+    assert_eq!(i32s(&g), vec![-6, -6, 8, 8]);
+    // FMT 10: one vertex weight each (NCON defaults to 1), no edge weights.
+    let g = read_str("3 1 10\n1 2\n1 1\n1\n").unwrap();
+    assert_eq!(g.weight_type(), WeightType::None);
+    assert_eq!(g.out().offsets(), &[0, 1, 2, 2]);
+    assert_eq!(g.out().targets(), &[1, 0]);
+    // FMT 100: a size each.
+    let g = read_str("2 1 100\n5 2\n5 1\n").unwrap();
+    assert_eq!(g.out().targets(), &[1, 0]);
+    // FMT 0 and 000 mean plain adjacency lists.
+    for fmt in ["0", "000", "00"] {
+        let g = read_str(&format!("2 1 {fmt}\n2\n1\n")).unwrap();
+        assert_eq!(g.out().targets(), &[1, 0]);
+    }
+}
+
+#[test]
+fn weights_narrow_widen_and_obey_forced_types() {
+    let g = read_str("2 1 1\n2 3000000000\n1 3000000000\n").unwrap();
+    assert_eq!(
+        g.out().weights(),
+        &Weights::I64(vec![3000000000, 3000000000].into())
+    );
+    let as_f64 = ReadOptions {
+        weight_type: Some(WeightType::F64),
+        ..Default::default()
+    };
+    let g = read_with("2 1 1\n2 3\n1 3\n", &as_f64).unwrap();
+    assert_eq!(g.out().weights(), &Weights::F64(vec![3.0, 3.0].into()));
+    let as_i32 = ReadOptions {
+        weight_type: Some(WeightType::I32),
+        ..Default::default()
+    };
+    assert_parse_error(
+        read_with("2 1 1\n2 3000000000\n1 3000000000\n", &as_i32),
+        2,
+        &["does not fit in i32"],
+    );
+}
+
+#[test]
+fn trailing_blank_lines_and_crlf_are_accepted() {
+    let g = read_str("3 1\r\n2\r\n1\r\n\r\n\r\n\n").unwrap();
+    assert_eq!(g.out().offsets(), &[0, 1, 2, 2]);
+    assert_eq!(g.out().targets(), &[1, 0]);
+}
+
+#[test]
+fn multi_edges_follow_the_duplicate_policy() {
+    let text = "2 3 1\n2 5 2 1 2 5\n1 5 1 1 1 5\n";
+    let g = read_str(text).unwrap();
+    assert_eq!(g.out().offsets(), &[0, 3, 6]);
+    assert_eq!(i32s(&g), vec![5, 1, 5, 5, 1, 5]);
+    assert_eq!(g.num_edges(), 3);
+    let lightest = ReadOptions {
+        duplicates: Duplicates::KeepLightest,
+        ..Default::default()
+    };
+    let g = read_with(text, &lightest).unwrap();
+    assert_eq!(g.out().offsets(), &[0, 1, 2]);
+    assert_eq!(i32s(&g), vec![1, 1]);
+    let drop = ReadOptions {
+        duplicates: Duplicates::Drop,
+        ..Default::default()
+    };
+    let g = read_with(text, &drop).unwrap();
+    assert_eq!(i32s(&g), vec![5, 5]);
+}
+
+#[test]
+fn undirected_option_changes_nothing() {
+    let opts = ReadOptions {
+        undirected: true,
+        ..Default::default()
+    };
+    let g = read_with("3 2\n2\n1 3\n2\n", &opts).unwrap();
+    assert!(!g.is_directed());
+    assert_eq!(g.out().targets(), &[1, 0, 2, 1]);
+}
+
+// ---------------------------------------------------------------- round trips
+
+fn edges(n: u64, e: &[(u32, u32)], w: Weights) -> EdgeList {
+    let mut el = EdgeList::new(
+        n,
+        e.iter().map(|x| x.0).collect(),
+        e.iter().map(|x| x.1).collect(),
+        w,
+    )
+    .unwrap();
+    el.ids = VertexIds::Base(1);
+    el
+}
+
+fn undirected(el: &EdgeList) -> Graph {
+    el.build(&BuildOptions {
+        directed: false,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn write_graph(g: &Graph) -> (tempfile::TempDir, PathBuf, warpgraph::Result<Format>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.graph");
+    let r = io::write(g, &path, &WriteOptions::default(), &NoProgress);
+    (dir, path, r)
+}
+
+fn round_trip_with(g: &Graph, opts: &ReadOptions) -> (Graph, String) {
+    let (_dir, path, r) = write_graph(g);
+    assert_eq!(r.unwrap(), Format::Metis);
+    let text = std::fs::read_to_string(&path).unwrap();
+    (io::read(&path, opts, &NoProgress).unwrap(), text)
+}
+
+fn round_trip(g: &Graph) -> (Graph, String) {
+    round_trip_with(g, &ReadOptions::default())
+}
+
+/// A multi-edge 1-2 with two weights, vertices 5 and 6 isolated.
+const MIXED: &[(u32, u32)] = &[(0, 1), (2, 0), (1, 0), (1, 2), (3, 0), (2, 3)];
+
+#[test]
+fn round_trip_every_integer_weight_type() {
+    let weights = [
+        Weights::None,
+        Weights::I32(vec![5, -1, 7, 2, i32::MIN, i32::MAX].into()),
+        Weights::I64(vec![5, -1, 7, 1 << 40, i64::MIN, i64::MAX].into()),
+    ];
+    for w in weights {
+        let g = undirected(&edges(6, MIXED, w.clone()));
+        let (back, text) = round_trip(&g);
+        assert_eq!(back, g, "weights {:?}\n{text}", w.weight_type());
+    }
+}
+
+#[test]
+fn round_trip_a_vertex_of_huge_degree() {
+    // Vertex 1's line is longer than a formatting block, so it is cut across blocks.
+    let leaves = 150_000u32;
+    let e: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
+    let w: Vec<i32> = (1..=leaves as i32).map(|x| x * 3 - 7).collect();
+    let g = undirected(&edges(leaves as u64 + 1, &e, Weights::I32(w.into())));
+    let (back, text) = round_trip(&g);
+    assert_eq!(back, g);
+    let line1 = text.lines().nth(2).unwrap();
+    let expect: Vec<String> = (1..=leaves as i64)
+        .map(|v| format!("{} {}", v + 1, v * 3 - 7))
+        .collect();
+    assert_eq!(line1, expect.join(" "));
+    assert_eq!(text.lines().count(), 2 + leaves as usize + 1);
+}
+
+#[test]
+fn written_text_is_exact() {
+    let g = undirected(&edges(
+        4,
+        &[(0, 1), (2, 0)],
+        Weights::I32(vec![4, 9].into()),
+    ));
+    let (_, text) = round_trip(&g);
+    assert_eq!(text, "% written by warpgraph\n4 2 1\n2 4 3 9\n1 4\n1 9\n\n");
+    let g = undirected(&edges(3, &[(0, 1)], Weights::None));
+    let (_, text) = round_trip(&g);
+    assert_eq!(text, "% written by warpgraph\n3 1\n2\n1\n\n");
+}
+
+#[test]
+fn round_trip_small_i64_reads_back_as_i32_unless_forced() {
+    let g = undirected(&edges(
+        3,
+        &[(0, 1), (1, 2)],
+        Weights::I64(vec![4, -5].into()),
+    ));
+    let (back, _) = round_trip(&g);
+    assert_eq!(i32s(&back), vec![4, 4, -5, -5]);
+    let as_i64 = ReadOptions {
+        weight_type: Some(WeightType::I64),
+        ..Default::default()
+    };
+    assert_eq!(round_trip_with(&g, &as_i64).0, g);
+}
+
+#[test]
+fn round_trip_empty_graphs() {
+    let g = Graph::empty(0, false).with_ids(VertexIds::Base(1)).unwrap();
+    let (back, text) = round_trip(&g);
+    assert_eq!(back, g);
+    assert!(text.ends_with("\n0 0\n"), "{text}");
+    let g = Graph::empty(4, false).with_ids(VertexIds::Base(1)).unwrap();
+    let (back, text) = round_trip(&g);
+    assert_eq!(back, g);
+    assert!(text.ends_with("\n4 0\n\n\n\n\n"), "{text:?}");
+}
+
+#[test]
+fn renumbered_ids_are_noted_and_read_back_as_1_to_n() {
+    let g = undirected(&edges(3, &[(0, 2)], Weights::None))
+        .with_ids(VertexIds::Map(vec![7, 8, 100].into()))
+        .unwrap();
+    let (back, text) = round_trip(&g);
+    assert!(text.contains("% vertex ids were renumbered 1..n"), "{text}");
+    assert_eq!(back.ids(), &VertexIds::Base(1));
+    assert_eq!(back.out(), g.out());
+}
+
+#[test]
+fn graphs_metis_cannot_hold_are_refused() {
+    let directed = edges(3, &[(0, 1)], Weights::None)
+        .build(&BuildOptions::default())
+        .unwrap();
+    let loops = undirected(&edges(3, &[(0, 1), (2, 2)], Weights::None));
+    let floats = undirected(&edges(3, &[(0, 1)], Weights::F64(vec![0.5].into())));
+    let cases = [
+        (directed, "--undirected"),
+        (loops, "self loops"),
+        (floats, "integers"),
+    ];
+    for (g, msg) in cases {
+        let (dir, path, r) = write_graph(&g);
+        match r {
+            Err(Error::Unsupported(m)) => assert!(m.contains(msg), "{m}"),
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+        // The destination is untouched and no temporary is left behind.
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
+
+// ---------------------------------------------------------------- malformed inputs
+
+#[test]
+fn bad_headers() {
+    assert_parse_error(read_str(""), 1, &["no header line"]);
+    assert_parse_error(read_str("% only a comment\n\n"), 2, &["no header line"]);
+    assert_parse_error(
+        read_str("% c\n3 x\n"),
+        2,
+        &["M a non-negative integer", "'x'"],
+    );
+    assert_parse_error(
+        read_str("3\n"),
+        1,
+        &["expected the header 'N M [FMT [NCON]]'"],
+    );
+    assert_parse_error(read_str("2 1 12\n2\n1\n"), 1, &["FMT", "'12'"]);
+    assert_parse_error(read_str("2 1 1011\n2\n1\n"), 1, &["FMT", "'1011'"]);
+    assert_parse_error(
+        read_str("2 1 1 2\n2 1\n1 1\n"),
+        1,
+        &["NCON is 2", "no weights"],
+    );
+    assert_parse_error(
+        read_str("2 1 10 0\n2\n1\n"),
+        1,
+        &["NCON must be a positive"],
+    );
+    assert_parse_error(read_str("2 1 10 1 9\n1 2\n1 1\n"), 1, &["unexpected '9'"]);
+    assert_parse_error(
+        read_str("5000000000 0\n"),
+        1,
+        &["5000000000 vertices", "4294967295"],
+    );
+}
+
+#[test]
+fn absurd_sizes_fail_fast() {
+    let t = Instant::now();
+    assert_parse_error(
+        read_str("4000000000 0\n\n\n"),
+        1,
+        &["declares 4000000000 vertices", "at most 2 vertex lines"],
+    );
+    assert_parse_error(
+        read_str("3 1000000000000000\n2\n1\n\n"),
+        1,
+        &["declares 1000000000000000 edges", "cannot hold"],
+    );
+    assert_parse_error(
+        read_str("3 18446744073709551615 1\n2 1\n1 1\n\n"),
+        1,
+        &["declares 18446744073709551615 edges"],
+    );
+    assert!(t.elapsed().as_secs_f64() < 1.0);
+}
+
+#[test]
+fn bad_vertex_lines_name_their_line() {
+    let cases: [(&str, u64, &[&str]); 13] = [
+        (
+            "3 1\n2\nx\n\n",
+            3,
+            &["vertex 2", "expected a vertex number", "'x'"],
+        ),
+        (
+            "3 1\n2\n4\n\n",
+            3,
+            &["vertex 2", "neighbour 4 is out of range", "1 to 3"],
+        ),
+        ("3 1\n2\n0\n\n", 3, &["neighbour 0 is out of range"]),
+        (
+            "3 1\n% c\n2\n2\n\n",
+            4,
+            &["vertex 2 lists itself", "self loops"],
+        ),
+        (
+            "3 1 1\n2 5\n1\n\n",
+            3,
+            &["vertex 2: neighbour 1 has no edge weight", "even number"],
+        ),
+        (
+            "3 1 1\n2 5\n1 2.5\n\n",
+            3,
+            &["integer edge weight", "'2.5'", "METIS weights are integers"],
+        ),
+        (
+            "3 1 10\n1 2\nx 1\n0\n",
+            3,
+            &["vertex 2", "vertex weight 1 of 1", "'x'"],
+        ),
+        (
+            "3 1 11 2\n1 1 2 3\n1\n0 0\n",
+            3,
+            &["vertex 2", "vertex weight 2 of 2", "line ends"],
+        ),
+        ("3 1 100\n1 2\n1.5 1\n0\n", 3, &["its vertex size", "'1.5'"]),
+        (
+            "3 1\n2\n1\n\n3\n",
+            5,
+            &["more than 3 vertex lines", "header on line 1"],
+        ),
+        ("3 1\n2\n1\n\n\n% c\n1\n", 7, &["more than 3 vertex lines"]),
+        (
+            "2 1 10 18446744073709551615\n1 2\n1 1\n",
+            2,
+            &[
+                "vertex 1",
+                "vertex weight 3 of 18446744073709551615",
+                "line ends",
+            ],
+        ),
+        (
+            "3 1 1\n2 5\n1 5\n% c\n",
+            1,
+            &["declares 3 vertices", "only 2 vertex lines"],
+        ),
+    ];
+    for (text, line, msg) in cases {
+        assert_parse_error(read_str(text), line, msg);
+    }
+}
+
+#[test]
+fn neighbour_count_must_be_twice_the_edges() {
+    assert_parse_error(
+        read_str("% c\n3 2\n2\n1 3\n2 1\n"),
+        2,
+        &["declares 2 edges", "2 * 2 = 4", "list 5"],
+    );
+    assert_parse_error(
+        read_str("3 1\n2 3\n1\n1\n"),
+        1,
+        &["declares 1 edges", "list 4"],
+    );
+}
+
+#[test]
+fn asymmetric_lists_are_errors_naming_both_vertices() {
+    // 3 lists 1, but 1 does not list 3 (the counts still add up).
+    assert_parse_error(
+        read_str("3 2\n2\n1\n% c\n1 2\n"),
+        5,
+        &["vertex 3 lists neighbour 1", "vertex 1 does not list 3"],
+    );
+    assert_parse_error(
+        read_str("3 2\n2 2\n1 3\n\n"),
+        2,
+        &[
+            "vertex 1 lists neighbour 2 2 times",
+            "vertex 2 lists 1 1 times",
+        ],
+    );
+    assert_parse_error(
+        read_str("2 1 1\n2 5\n1 6\n"),
+        2,
+        &["edge 1-2 has weight 5 in the line of vertex 1 but 6 in the line of vertex 2"],
+    );
+    // Parallel edges must list their weights in the same order from both ends.
+    assert_parse_error(
+        read_str("2 2 1\n2 5 2 6\n1 6 1 5\n"),
+        2,
+        &["edge 1-2 has weight 5"],
+    );
+}
+
+// ---------------------------------------------------------------- a multi-chunk input
+
+const N: u64 = 200_000;
+const STRIDES: [u64; 2] = [1, 7];
+
+fn weight(a: u64, b: u64) -> u64 {
+    (a.min(b) * 3 + a.max(b)) % 1000
+}
+
+/// Neighbours (1-based) of vertex `v` in the ring with chords: v +- 1, v +- 7 (mod N).
+fn neighbours(v: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    for s in STRIDES {
+        out.push((v - 1 + s) % N + 1);
+        out.push((v - 1 + N - s) % N + 1);
+    }
+    out
+}
+
+/// About 7 MB of vertex lines with edge weights and a comment every 997 vertices.
+/// Returns the lines; `line_of[v]` is the 1-based line number of vertex `v`'s line.
+fn big_lines() -> (Vec<String>, Vec<usize>) {
+    let mut lines = vec![
+        "% ring with chords".to_string(),
+        format!("{N} {} 1", N * STRIDES.len() as u64),
+    ];
+    let mut line_of = vec![0; N as usize + 1];
+    for v in 1..=N {
+        if v % 997 == 0 {
+            lines.push("% comment".into());
+        }
+        let mut l = String::new();
+        for u in neighbours(v) {
+            l.push_str(&format!("{u} {} ", weight(u, v)));
+        }
+        lines.push(l);
+        line_of[v as usize] = lines.len();
+    }
+    (lines, line_of)
+}
+
+fn join(lines: &[String]) -> String {
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+#[test]
+fn multi_chunk_input_parses_exactly() {
+    let (lines, _) = big_lines();
+    let text = join(&lines);
+    assert!(text.len() > 4 << 20);
+    let g = read_str(&text).unwrap();
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    let mut weights = Vec::new();
+    for v in 1..=N {
+        let mut nb = neighbours(v);
+        nb.sort();
+        for u in nb {
+            targets.push((u - 1) as u32);
+            weights.push(weight(u, v) as i32);
+        }
+        offsets.push(targets.len() as u64);
+    }
+    assert_eq!(g.out().offsets(), &offsets[..]);
+    assert_eq!(g.out().targets(), &targets[..]);
+    assert_eq!(i32s(&g), weights);
+    assert_eq!(g.num_edges(), N * 2);
+}
+
+#[test]
+fn multi_chunk_input_reports_late_lines() {
+    let (lines, line_of) = big_lines();
+    // A bad token late in the file.
+    let v = 187_654;
+    let mut bad = lines.clone();
+    bad[line_of[v] - 1] = "1 1 x 1".into();
+    assert_parse_error(
+        read_str(&join(&bad)),
+        line_of[v] as u64,
+        &[&format!("vertex {v}:"), "'x'"],
+    );
+    // An asymmetric edge deep in the file: v lists v + 3 instead of v + 1.
+    let v = 150_001u64;
+    let mut bad = lines.clone();
+    let replaced: Vec<String> = neighbours(v)
+        .into_iter()
+        .map(|u| {
+            let u = if u == v + 1 { v + 3 } else { u };
+            format!("{u} {}", weight(u, v))
+        })
+        .collect();
+    bad[line_of[v as usize] - 1] = replaced.join(" ");
+    assert_parse_error(
+        read_str(&join(&bad)),
+        line_of[v as usize] as u64,
+        &[&format!(
+            "vertex {v} lists neighbour {}, but vertex {} does not list {v}",
+            v + 3,
+            v + 3
+        )],
+    );
+    // A missing vertex line is reported on the header (line 2).
+    let mut bad = lines.clone();
+    bad.truncate(bad.len() - 1);
+    assert_parse_error(
+        read_str(&join(&bad)),
+        2,
+        &["declares 200000 vertices", "only 199999 vertex lines"],
+    );
+}
+
+// ---------------------------------------------------------------- robustness
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+    /// Any mix of plausible and hostile tokens gives a graph or an error, never a panic;
+    /// a graph read is always a valid undirected graph.
+    #[test]
+    fn arbitrary_input_never_panics(
+        header in proptest::sample::select(vec![
+            "3 2", "3 2 1", "3 2 011 2", "3 2 111", "0 0", "2 1 10", "3 0", "4 3 1",
+        ]),
+        lines in proptest::collection::vec(
+            proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "1", "2", "3", "4", "0", "-1", "x", "%", "1.5", "99999999999999999999",
+                    "", " ", "\t", "\r", "5",
+                ]),
+                0..6,
+            ),
+            0..6,
+        ),
+    ) {
+        let mut text = format!("{header}\n");
+        for l in &lines {
+            text.push_str(&l.join(" "));
+            text.push('\n');
+        }
+        if let Ok(g) = read_str(&text) {
+            proptest::prop_assert!(!g.is_directed());
+            let (d, csr, ids) = g.into_parts();
+            proptest::prop_assert!(Graph::from_parts(d, csr, ids).is_ok());
+        }
+    }
+}

@@ -1,0 +1,5 @@
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = warpgraph::io::dimacs::read_sources(data, std::path::Path::new("fuzz.ss"));
+});
