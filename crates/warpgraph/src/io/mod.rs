@@ -370,7 +370,7 @@ fn sniff(data: &[u8]) -> Option<Format> {
     if data.starts_with(wg::MAGIC) {
         return Some(Format::Wg);
     }
-    if data.starts_with(b"%%MatrixMarket") || data.starts_with(b"%%matrixmarket") {
+    if data.len() >= 14 && data[..14].eq_ignore_ascii_case(b"%%MatrixMarket") {
         return Some(Format::Mtx);
     }
     let head = &data[..data.len().min(64 * 1024)];

@@ -98,7 +98,9 @@ where
     F: Fn(Range<usize>) -> Result<T, At> + Sync,
 {
     let chunks = line_chunks(data, body, CHUNK);
-    chunks
+    // Collect every chunk's result, then take the first error in file order: rayon's
+    // `collect::<Result<..>>` would return whichever error happened first in time.
+    let results: Vec<Result<T, At>> = chunks
         .into_par_iter()
         .map(|r| {
             let len = (r.end - r.start) as u64;
@@ -106,7 +108,8 @@ where
             progress.advance(len);
             out
         })
-        .collect()
+        .collect();
+    results.into_iter().collect()
 }
 
 /// Joins per-chunk vectors in order, copying in parallel.
@@ -297,6 +300,10 @@ impl WeightParser {
                     v.push(x);
                 }
                 None => {
+                    let digits = tok.strip_prefix(b"-").or_else(|| tok.strip_prefix(b"+")).unwrap_or(tok);
+                    if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                        return Err(format!("integer weight '{}' is out of the range of i64", show(tok)));
+                    }
                     let x = parse_f64(tok)?;
                     if let Some(t) = self.forced {
                         return Err(format!(
