@@ -173,3 +173,62 @@ fn large_build_is_deterministic_and_complete() {
         assert_eq!(a.num_arcs(), expect);
     }
 }
+
+#[test]
+fn many_buckets_and_chunks_match_model() {
+    // The builder partitions sources into buckets of 2^16 vertices and the input into chunks
+    // of at least 2^18 edges: cross both boundaries several times, with hubs, loops and
+    // parallel edges, and compare every row with the oracle.
+    let n = 200_003usize;
+    let m = 900_000usize;
+    let mut x = 0x9e3779b97f4a7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let edges: Vec<(u32, u32, i32)> = (0..m)
+        .map(|_| {
+            let r = next();
+            let u = match r % 8 {
+                0 => 7,              // a hub in the first bucket
+                1 => (n - 1) as u32, // a hub in the last bucket
+                _ => (r >> 8) as u32 % n as u32,
+            };
+            let v = if r % 13 == 0 {
+                u
+            } else {
+                (r >> 40) as u32 % n as u32
+            };
+            (u, v, (r >> 20) as i32 % 7 - 2)
+        })
+        .collect();
+    let el = EdgeList::new(
+        n as u64,
+        edges.iter().map(|e| e.0).collect(),
+        edges.iter().map(|e| e.1).collect(),
+        Weights::I32(edges.iter().map(|e| e.2).collect::<Vec<_>>().into()),
+    )
+    .unwrap();
+    for directed in [true, false] {
+        for duplicates in [Duplicates::Keep, Duplicates::Drop, Duplicates::KeepLightest] {
+            let opts = BuildOptions {
+                directed,
+                self_loops: SelfLoops::Keep,
+                duplicates,
+            };
+            let g = el.build(&opts).unwrap();
+            let want = model(n, &edges, &opts);
+            let w = g.out().weights().as_slice::<i32>().unwrap();
+            for v in 0..n as u32 {
+                let got: Vec<(u32, i32)> = g
+                    .out()
+                    .row(v)
+                    .map(|i| (g.out().targets()[i], w[i]))
+                    .collect();
+                assert_eq!(got, want[v as usize], "row {v} ({opts:?})");
+            }
+        }
+    }
+}

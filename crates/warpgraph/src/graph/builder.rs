@@ -1,15 +1,12 @@
 //! The parallel CSR builder: from an edge list to a [`Graph`].
 //!
-//! Method: count arcs per vertex with atomic increments, place rows by a prefix sum,
-//! scatter `(target, edge index)` pairs with atomic cursors, then sort each row by
-//! `(target, edge index)` in parallel. The sort makes the result independent of thread
-//! scheduling and keeps parallel arcs in input order, which is what the duplicate rules
-//! below rely on. Finally duplicates are collapsed per row and the arrays gathered.
+//! Method: an atomic-free, stable, two-pass counting sort of the arcs by source (see
+//! `assemble`), then a stable sort of each row by target. Stability keeps parallel arcs in
+//! input order, which is what the duplicate rules below rely on, and the fixed chunking
+//! makes the result independent of the number of threads.
 //!
-//! Memory: about `arcs * (16 + 4 + weight size) + n * 24` bytes at the peak, checked
+//! Memory: about `arcs * (12 + 2 * weight size) + n * 16` bytes at the peak, checked
 //! before anything is allocated.
-
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -142,11 +139,18 @@ impl EdgeList {
     fn validate(&self) -> Result<()> {
         self.check_shape()?;
         let n = self.num_vertices;
+        // Per chunk, a vectorisable max; the exact edge is looked up only on failure.
+        const C: usize = 1 << 16;
+        let out_of_range = |x: &[u32]| x.iter().copied().max().is_some_and(|m| m as u64 >= n);
         let bad = self
             .src
-            .par_iter()
-            .zip(self.dst.par_iter())
-            .position_first(|(&s, &d)| s as u64 >= n || d as u64 >= n);
+            .par_chunks(C)
+            .zip(self.dst.par_chunks(C))
+            .position_first(|(s, d)| out_of_range(s) || out_of_range(d))
+            .and_then(|c| {
+                (c * C..((c + 1) * C).min(self.src.len()))
+                    .find(|&i| self.src[i] as u64 >= n || self.dst[i] as u64 >= n)
+            });
         if let Some(i) = bad {
             let vertex = if self.src[i] as u64 >= n {
                 self.src[i]
@@ -187,7 +191,7 @@ impl EdgeList {
         let wsize = self.weights.weight_type().size() as u64;
         crate::memory::check(
             || format!("building a CSR of {arcs_upper} arcs and {n} vertices"),
-            arcs_upper.saturating_mul(16 + 4 + wsize) + (n as u64 + 1) * 24,
+            arcs_upper.saturating_mul(12 + 2 * wsize) + (n as u64 + 1) * 16,
         )?;
         let edges = Edges {
             n,
@@ -239,136 +243,253 @@ pub(super) fn transpose(csr: &Csr) -> Csr {
         none => assemble::<i32>(&edges, None, Duplicates::Keep))
 }
 
-/// Counting sort by source, then a per-row sort by `(target, edge index)`, then duplicate
-/// collapsing and gathering. Returns the finished CSR.
+/// log2 of the vertices per bucket in the partition pass: a bucket's counters fit in L2.
+const BUCKET_SHIFT: u32 = 16;
+
+/// Builds the CSR by a two-pass, atomic-free, stable counting sort of the arcs by source.
+///
+/// Pass A cuts the edges into fixed chunks (so the result does not depend on the thread
+/// count), counts each chunk's arcs per bucket of 2^16 source vertices, and copies every
+/// arc into its bucket's region, chunks in order: a stable partition. Pass B takes one
+/// bucket per task: counts its vertices' degrees, places its rows (the bucket's region of
+/// the output is contiguous), scatters its arcs into them (stable, in cache), sorts each
+/// row by target (stable, weights alongside, so parallel arcs stay in input order) and
+/// collapses duplicates. Rows are compacted at the end when duplicates were dropped.
 fn assemble<W: Weight>(e: &Edges<'_>, w: Option<&[W]>, dups: Duplicates) -> Csr
 where
     Weights: From<Vec<W>>,
 {
     let n = e.n;
+    let m = e.src.len();
+    let weighted = w.is_some();
     let keep = |i: usize| !(e.drop_loops && e.src[i] == e.dst[i]);
     let mirrored = |i: usize| e.undirected && e.src[i] != e.dst[i];
+    let buckets = n.div_ceil(1 << BUCKET_SHIFT).max(1);
+    let chunk = (m / 256).max(1 << 18);
+    let chunks: Vec<(usize, usize)> = (0..m.div_ceil(chunk))
+        .map(|c| (c * chunk, ((c + 1) * chunk).min(m)))
+        .collect();
 
-    // 1. Arcs per vertex.
-    let degree: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-    (0..e.src.len())
-        .into_par_iter()
-        .with_min_len(4096)
-        .for_each(|i| {
-            if keep(i) {
-                degree[e.src[i] as usize].fetch_add(1, Ordering::Relaxed);
-                if mirrored(i) {
-                    degree[e.dst[i] as usize].fetch_add(1, Ordering::Relaxed);
+    // Pass A: per-chunk bucket histograms, then a stable partition of the arcs by bucket.
+    let hist: Vec<Vec<u64>> = chunks
+        .par_iter()
+        .map(|&(a, b)| {
+            let mut h = vec![0u64; buckets];
+            for i in a..b {
+                if keep(i) {
+                    h[(e.src[i] >> BUCKET_SHIFT) as usize] += 1;
+                    if mirrored(i) {
+                        h[(e.dst[i] >> BUCKET_SHIFT) as usize] += 1;
+                    }
                 }
             }
-        });
-    let degree: Vec<u64> = degree.into_iter().map(AtomicU64::into_inner).collect();
-    let offsets = exclusive_scan(&degree);
-    drop(degree);
-    let arcs = offsets[n] as usize;
-
-    // 2. Scatter (target, edge index) pairs.
-    let cursor: Vec<AtomicU64> = offsets[..n].iter().map(|&o| AtomicU64::new(o)).collect();
-    let mut pairs: Vec<(u32, u64)> = vec![(0, 0); arcs];
-    let pairs_ptr = SharedMut::new(&mut pairs);
-    (0..e.src.len())
-        .into_par_iter()
-        .with_min_len(4096)
-        .for_each(|i| {
-            if !keep(i) {
-                return;
-            }
-            let (s, d) = (e.src[i], e.dst[i]);
-            let p = cursor[s as usize].fetch_add(1, Ordering::Relaxed) as usize;
-            // SAFETY: fetch_add hands each slot out once; slots lie below `arcs`.
-            unsafe { pairs_ptr.write(p, (d, i as u64)) };
-            if mirrored(i) {
-                let p = cursor[d as usize].fetch_add(1, Ordering::Relaxed) as usize;
-                // SAFETY: as above.
-                unsafe { pairs_ptr.write(p, (s, i as u64)) };
-            }
-        });
-    drop(cursor);
-
-    // 3. Sort each row and collapse duplicates in place; record the kept length.
-    let kept: Vec<u64> = (0..n)
-        .into_par_iter()
-        .with_min_len(256)
-        .map(|v| {
-            let (a, b) = (offsets[v] as usize, offsets[v + 1] as usize);
-            // SAFETY: row v's slots a..b are touched by this iteration only.
-            let row = unsafe { pairs_ptr.slice(a, b - a) };
-            if row.windows(2).any(|p| p[0] > p[1]) {
-                row.sort_unstable();
-            }
-            collapse(row, w, dups) as u64
+            h
         })
         .collect();
-    let final_offsets = if dups == Duplicates::Keep {
-        offsets.clone()
-    } else {
-        exclusive_scan(&kept)
-    };
-    let final_arcs = final_offsets[n] as usize;
-
-    // 4. Gather targets and weights into their final places.
-    let mut targets = vec![0u32; final_arcs];
-    let mut weights: Vec<W> = Vec::new();
-    let t_ptr = SharedMut::new(&mut targets);
-    if let Some(w) = w {
-        weights = vec![w.first().copied().unwrap_or_else(|| unreachable_weight()); final_arcs];
+    let mut bucket_start = vec![0u64; buckets + 1];
+    let mut chunk_start: Vec<Vec<u64>> = vec![vec![0u64; buckets]; chunks.len()];
+    let mut acc = 0u64;
+    for b in 0..buckets {
+        bucket_start[b] = acc;
+        for c in 0..chunks.len() {
+            chunk_start[c][b] = acc;
+            acc += hist[c][b];
+        }
     }
-    let w_ptr = SharedMut::new(&mut weights);
-    (0..n).into_par_iter().with_min_len(256).for_each(|v| {
-        let from = offsets[v] as usize;
-        let to = final_offsets[v] as usize;
-        let len = final_offsets[v + 1] as usize - to;
-        for k in 0..len {
-            let (t, i) = pairs[from + k];
-            // SAFETY: final rows are disjoint; to + k < final_arcs.
-            unsafe {
-                t_ptr.write(to + k, t);
-                if let Some(w) = w {
-                    w_ptr.write(to + k, w[i as usize]);
+    bucket_start[buckets] = acc;
+    drop(hist);
+    let arcs = acc as usize;
+    let mut part_src = vec![0u32; arcs];
+    let mut part_dst = vec![0u32; arcs];
+    let mut part_w: Vec<W> = match w {
+        Some(w) if arcs > 0 => vec![w[0]; arcs],
+        _ => Vec::new(),
+    };
+    {
+        let (ps, pd, pw) = (
+            SharedMut::new(&mut part_src),
+            SharedMut::new(&mut part_dst),
+            SharedMut::new(&mut part_w),
+        );
+        chunks
+            .par_iter()
+            .zip(chunk_start)
+            .for_each(|(&(a, b), mut cursor)| {
+                let mut put = |s: u32, d: u32, i: usize| {
+                    let slot = &mut cursor[(s >> BUCKET_SHIFT) as usize];
+                    let p = *slot as usize;
+                    *slot += 1;
+                    // SAFETY: chunk c of bucket b owns slots chunk_start[c][b]..+hist[c][b],
+                    // disjoint from every other (chunk, bucket) and below `arcs`; part_w has
+                    // `arcs` entries whenever w is Some.
+                    unsafe {
+                        ps.write(p, s);
+                        pd.write(p, d);
+                        if let Some(w) = w {
+                            pw.write(p, w[i]);
+                        }
+                    }
+                };
+                for i in a..b {
+                    if keep(i) {
+                        put(e.src[i], e.dst[i], i);
+                        if mirrored(i) {
+                            put(e.dst[i], e.src[i], i);
+                        }
+                    }
                 }
+            });
+    }
+
+    // Pass B: per bucket, rows placed, filled, sorted and collapsed.
+    let mut offsets = vec![0u64; n + 1];
+    offsets[n] = arcs as u64;
+    let mut kept = vec![0u64; if dups == Duplicates::Keep { 0 } else { n }];
+    let mut targets = vec![0u32; arcs];
+    let mut weights: Vec<W> = match w {
+        Some(w) if arcs > 0 => vec![w[0]; arcs],
+        _ => Vec::new(),
+    };
+    {
+        let (o_ptr, k_ptr) = (SharedMut::new(&mut offsets), SharedMut::new(&mut kept));
+        let (t_ptr, w_ptr) = (SharedMut::new(&mut targets), SharedMut::new(&mut weights));
+        (0..buckets)
+            .into_par_iter()
+            .for_each_init(Vec::new, |buf: &mut Vec<(u32, W)>, b| {
+                let lo = b << BUCKET_SHIFT;
+                let hi = ((b + 1) << BUCKET_SHIFT).min(n);
+                let (ra, rb) = (bucket_start[b] as usize, bucket_start[b + 1] as usize);
+                // SAFETY: bucket b alone owns vertices lo..hi (offsets, kept) and arcs ra..rb
+                // (targets, weights); all lie inside their arrays.
+                let (off, t, wt) = unsafe {
+                    (
+                        o_ptr.slice(lo, hi - lo),
+                        t_ptr.slice(ra, rb - ra),
+                        if weighted {
+                            w_ptr.slice(ra, rb - ra)
+                        } else {
+                            &mut [][..]
+                        },
+                    )
+                };
+                let mut cursor = vec![0u64; hi - lo];
+                for &s in &part_src[ra..rb] {
+                    cursor[s as usize - lo] += 1;
+                }
+                let mut acc = ra as u64;
+                for (o, c) in off.iter_mut().zip(cursor.iter_mut()) {
+                    *o = acc;
+                    acc += *c;
+                    *c = *o - ra as u64;
+                }
+                for j in ra..rb {
+                    let slot = &mut cursor[part_src[j] as usize - lo];
+                    let p = *slot as usize;
+                    *slot += 1;
+                    t[p] = part_dst[j];
+                    if weighted {
+                        wt[p] = part_w[j];
+                    }
+                }
+                for v in lo..hi {
+                    let a = (off[v - lo] as usize) - ra;
+                    let z = if v + 1 < hi {
+                        off[v + 1 - lo] as usize - ra
+                    } else {
+                        rb - ra
+                    };
+                    let (trow, wrow) = (
+                        &mut t[a..z],
+                        if weighted { &mut wt[a..z] } else { &mut [][..] },
+                    );
+                    if trow.windows(2).any(|p| p[0] > p[1]) {
+                        if weighted {
+                            buf.clear();
+                            buf.extend(trow.iter().copied().zip(wrow.iter().copied()));
+                            buf.sort_by_key(|p| p.0); // stable: parallel arcs keep input order
+                            for (i, &(x, y)) in buf.iter().enumerate() {
+                                trow[i] = x;
+                                wrow[i] = y;
+                            }
+                        } else {
+                            trow.sort_unstable();
+                        }
+                    }
+                    if dups != Duplicates::Keep {
+                        let len = collapse(trow, wrow, dups) as u64;
+                        // SAFETY: vertex v belongs to this bucket.
+                        unsafe { k_ptr.write(v, len) };
+                    }
+                }
+            });
+    }
+    drop((part_src, part_dst, part_w));
+
+    if dups == Duplicates::Keep {
+        let weights = if weighted {
+            Weights::from(weights)
+        } else {
+            Weights::None
+        };
+        return Csr::from_raw(offsets.into(), targets.into(), weights);
+    }
+    // Compaction: each row keeps its first kept[v] arcs.
+    let final_offsets = exclusive_scan(&kept);
+    let final_arcs = final_offsets[n] as usize;
+    let mut final_t = vec![0u32; final_arcs];
+    let mut final_w: Vec<W> = if weighted && final_arcs > 0 {
+        vec![weights[0]; final_arcs]
+    } else {
+        Vec::new()
+    };
+    let (t_ptr, w_ptr) = (SharedMut::new(&mut final_t), SharedMut::new(&mut final_w));
+    (0..n).into_par_iter().with_min_len(1024).for_each(|v| {
+        let (from, to) = (offsets[v] as usize, final_offsets[v] as usize);
+        let len = final_offsets[v + 1] as usize - to;
+        // SAFETY: final rows are disjoint and lie below final_arcs.
+        unsafe {
+            t_ptr
+                .slice(to, len)
+                .copy_from_slice(&targets[from..from + len]);
+            if weighted {
+                w_ptr
+                    .slice(to, len)
+                    .copy_from_slice(&weights[from..from + len]);
             }
         }
     });
-    let weights = if w.is_some() {
-        Weights::from(weights)
+    let weights = if weighted {
+        Weights::from(final_w)
     } else {
         Weights::None
     };
-    Csr::from_raw(final_offsets.into(), targets.into(), weights)
+    Csr::from_raw(final_offsets.into(), final_t.into(), weights)
 }
 
-/// Only reached when weights exist but there are no edges, where no value is ever read.
-fn unreachable_weight<W: Weight>() -> W {
-    // SAFETY: W is Pod (plain numbers): the all-zero pattern is a valid value.
-    unsafe { std::mem::zeroed() }
-}
-
-/// Collapses runs of equal targets in a sorted row per `dups`; returns the kept length.
-fn collapse<W: Weight>(row: &mut [(u32, u64)], w: Option<&[W]>, dups: Duplicates) -> usize {
-    if dups == Duplicates::Keep || row.len() < 2 {
-        return row.len();
+/// Collapses runs of equal targets in a sorted row per `dups`, moving kept arcs (and their
+/// weights, when `w` is not empty) to the front; returns the kept length. Runs are in input
+/// order, so "first" is the earliest edge.
+fn collapse<W: Weight>(t: &mut [u32], w: &mut [W], dups: Duplicates) -> usize {
+    if dups == Duplicates::Keep || t.len() < 2 {
+        return t.len();
     }
-    let lightest = dups == Duplicates::KeepLightest && w.is_some();
+    let lightest = dups == Duplicates::KeepLightest && !w.is_empty();
     let mut out = 0;
     let mut i = 0;
-    while i < row.len() {
-        let mut best = row[i];
+    while i < t.len() {
+        let mut best = i;
         let mut j = i + 1;
-        while j < row.len() && row[j].0 == best.0 {
-            if let (true, Some(w)) = (lightest, w) {
-                // Strictly lighter wins; on ties the earlier edge (smaller index) stays.
-                if w[row[j].1 as usize] < w[best.1 as usize] {
-                    best = row[j];
-                }
+        while j < t.len() && t[j] == t[i] {
+            // Strictly lighter wins; on ties the earlier edge stays.
+            if lightest && w[j] < w[best] {
+                best = j;
             }
             j += 1;
         }
-        row[out] = best;
+        t[out] = t[best];
+        if !w.is_empty() {
+            w[out] = w[best];
+        }
         out += 1;
         i = j;
     }

@@ -300,9 +300,15 @@ impl WeightParser {
                     v.push(x);
                 }
                 None => {
-                    let digits = tok.strip_prefix(b"-").or_else(|| tok.strip_prefix(b"+")).unwrap_or(tok);
+                    let digits = tok
+                        .strip_prefix(b"-")
+                        .or_else(|| tok.strip_prefix(b"+"))
+                        .unwrap_or(tok);
                     if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
-                        return Err(format!("integer weight '{}' is out of the range of i64", show(tok)));
+                        return Err(format!(
+                            "integer weight '{}' is out of the range of i64",
+                            show(tok)
+                        ));
                     }
                     let x = parse_f64(tok)?;
                     if let Some(t) = self.forced {
