@@ -8,7 +8,7 @@ use clap::Args;
 use warpgraph::io::{self, Format, WriteOptions};
 use warpgraph::Graph;
 
-use crate::args::{commas, file_size, FormatArg, ReadArgs};
+use crate::args::{commas, file_size, format_choice, ReadArgs};
 use crate::progress::Bar;
 
 #[derive(Debug, Args)]
@@ -27,8 +27,8 @@ pub struct ConvertArgs {
     /// Output graph file; the extension picks the format.
     output: PathBuf,
     /// Output format, overriding the extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    to: Option<FormatArg>,
+    #[arg(long, value_name = "FORMAT", value_parser = format_choice())]
+    to: Option<Format>,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -42,10 +42,8 @@ pub fn load(path: &Path, read: &ReadArgs, quiet: bool) -> Result<(Graph, f64)> {
 }
 
 /// Writes a graph atomically, printing what the format cannot keep and a summary line.
-pub fn save(g: &Graph, output: &Path, to: Option<FormatArg>, quiet: bool) -> Result<()> {
-    let format = to
-        .map(Format::from)
-        .or_else(|| Format::from_extension(output));
+pub fn save(g: &Graph, output: &Path, to: Option<Format>, quiet: bool) -> Result<()> {
+    let format = to.or_else(|| Format::from_extension(output));
     let Some(format) = format else {
         bail!(
             "cannot tell the output format from '{}': use an extension (.wg .gr .mtx .el .wel .txt .graph) or --to",

@@ -8,7 +8,10 @@ use clap::{Args, Subcommand};
 use warpgraph::generate::{self, GenerateOptions, Generator, WeightSpec};
 use warpgraph::Graph;
 
-use crate::args::{commas, DupsArg, FormatArg, LoopsArg};
+use warpgraph::io::Format;
+use warpgraph::{Duplicates, SelfLoops};
+
+use crate::args::{choice, commas, format_choice};
 use crate::progress::Bar;
 
 #[derive(Debug, Args)]
@@ -33,8 +36,8 @@ struct Common {
     #[arg(short, long, global = true, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Output format, overriding the extension.
-    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
-    to: Option<FormatArg>,
+    #[arg(long, global = true, value_name = "FORMAT", value_parser = format_choice())]
+    to: Option<Format>,
     /// Random seed: the same seed gives the same graph on any machine and thread count.
     #[arg(long, global = true, default_value_t = 27491095)]
     seed: u64,
@@ -46,23 +49,13 @@ struct Common {
     #[arg(long, global = true)]
     undirected: bool,
     /// Self loops produced by the generator (GAPBS drops them).
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        default_value = "drop",
-        value_name = "POLICY"
-    )]
-    self_loops: LoopsArg,
+    #[arg(long, global = true, default_value = "drop", value_name = "POLICY",
+          value_parser = choice::<SelfLoops>(SelfLoops::ALL.iter().map(|p| p.name())))]
+    self_loops: SelfLoops,
     /// Repeated edges produced by the generator (GAPBS keeps the lightest: min).
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        default_value = "min",
-        value_name = "POLICY"
-    )]
-    duplicates: DupsArg,
+    #[arg(long, global = true, default_value = "min", value_name = "POLICY",
+          value_parser = choice::<Duplicates>(Duplicates::ALL.iter().map(|p| p.name())))]
+    duplicates: Duplicates,
 }
 
 #[derive(Debug, Subcommand)]
@@ -248,8 +241,8 @@ pub fn run(args: GenerateArgs, quiet: bool) -> Result<()> {
         seed: c.seed,
         weights: c.weights,
         undirected: c.undirected,
-        self_loops: c.self_loops.into(),
-        duplicates: c.duplicates.into(),
+        self_loops: c.self_loops,
+        duplicates: c.duplicates,
     };
     let gen = args.kind.generator()?;
     let (g, secs) = make(&gen, &opts, quiet)?;

@@ -34,7 +34,6 @@ pub fn run(args: InfoArgs, quiet: bool) -> Result<()> {
     let format = args
         .read
         .format
-        .map(Format::from)
         .or_else(|| Format::from_extension(&args.input));
     if args.json {
         let mut v = serde_json::to_value(&stats)?;

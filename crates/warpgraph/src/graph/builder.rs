@@ -39,6 +39,46 @@ pub enum Duplicates {
     KeepLightest,
 }
 
+/// Names for policies in options and command lines.
+macro_rules! named_enum {
+    ($t:ty, $what:literal, $($v:path => $name:literal),+) => {
+        impl $t {
+            /// Every value, in order.
+            pub const ALL: &'static [$t] = &[$($v),+];
+
+            /// The name used on command lines.
+            pub fn name(self) -> &'static str {
+                match self { $($v => $name),+ }
+            }
+        }
+
+        impl std::str::FromStr for $t {
+            type Err = Error;
+
+            fn from_str(s: &str) -> Result<Self> {
+                match s {
+                    $($name => Ok($v),)+
+                    _ => Err(Error::InvalidArgument(format!(
+                        concat!("unknown ", $what, " '{}' (expected {})"),
+                        s,
+                        [$($name),+].join(", ")
+                    ))),
+                }
+            }
+        }
+    };
+}
+pub(crate) use named_enum;
+
+named_enum!(SelfLoops, "self-loop policy", SelfLoops::Keep => "keep", SelfLoops::Drop => "drop");
+named_enum!(
+    Duplicates,
+    "duplicate policy",
+    Duplicates::Keep => "keep",
+    Duplicates::Drop => "drop",
+    Duplicates::KeepLightest => "min"
+);
+
 /// Options for [`EdgeList::build`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuildOptions {

@@ -20,6 +20,7 @@ pub mod stats;
 mod weights;
 
 pub use buf::{Buf, Pod};
+pub(crate) use builder::named_enum;
 pub use builder::{BuildOptions, Duplicates, EdgeList, SelfLoops};
 pub use weights::{Weight, WeightType, Weights};
 

@@ -5,10 +5,9 @@
 //! is built or loaded).
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::buf::{Buf, Pod};
-use crate::error::Error;
+use crate::error::{Error, Result};
 
 /// The type of a graph's edge weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -26,16 +25,17 @@ pub enum WeightType {
     F64,
 }
 
-impl WeightType {
-    /// Every weight type, in order.
-    pub const ALL: [WeightType; 5] = [
-        WeightType::None,
-        WeightType::I32,
-        WeightType::I64,
-        WeightType::F32,
-        WeightType::F64,
-    ];
+super::builder::named_enum!(
+    WeightType,
+    "weight type",
+    WeightType::None => "none",
+    WeightType::I32 => "i32",
+    WeightType::I64 => "i64",
+    WeightType::F32 => "f32",
+    WeightType::F64 => "f64"
+);
 
+impl WeightType {
     /// Bytes per weight (0 for unweighted).
     pub fn size(self) -> usize {
         match self {
@@ -49,37 +49,11 @@ impl WeightType {
     pub fn is_float(self) -> bool {
         matches!(self, WeightType::F32 | WeightType::F64)
     }
-
-    /// The lower-case name: `none`, `i32`, `i64`, `f32`, `f64`.
-    pub fn name(self) -> &'static str {
-        match self {
-            WeightType::None => "none",
-            WeightType::I32 => "i32",
-            WeightType::I64 => "i64",
-            WeightType::F32 => "f32",
-            WeightType::F64 => "f64",
-        }
-    }
 }
 
 impl fmt::Display for WeightType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl FromStr for WeightType {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self, Error> {
-        WeightType::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "unknown weight type '{s}' (expected none, i32, i64, f32 or f64)"
-                ))
-            })
     }
 }
 

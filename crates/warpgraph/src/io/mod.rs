@@ -188,6 +188,8 @@ pub enum IdMode {
     Dense,
 }
 
+crate::graph::named_enum!(IdMode, "id mode", IdMode::Auto => "auto", IdMode::Dense => "dense");
+
 /// Options for reading a graph.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
