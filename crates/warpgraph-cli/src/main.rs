@@ -3,6 +3,7 @@
 mod args;
 mod cmd;
 mod progress;
+mod source;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,16 @@ enum Command {
     Convert(cmd::convert::ConvertArgs),
     /// Print what is in a graph file: sizes, weights, degrees, loops, duplicates.
     Info(cmd::info::InfoArgs),
+    /// Breadth-first search from a source (direction-optimizing).
+    Bfs(cmd::bfs::BfsArgs),
+    /// Single-source shortest paths (dijkstra, bellman-ford, delta-stepping, ...).
+    Sssp(cmd::sssp::SsspArgs),
+    /// All-pairs shortest paths (floyd-warshall, johnson), streamed to .npy or .tsv.
+    Apsp(cmd::apsp::ApspArgs),
+    /// Minimum spanning forest (boruvka, kruskal).
+    Mst(cmd::mst::MstArgs),
+    /// Time an algorithm over many verified trials (Graph500-style roots).
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,14 +74,20 @@ fn main() -> ExitCode {
         }
     }
     let quiet = cli.quiet;
+    let ok = |r: anyhow::Result<()>| r.map(|()| ExitCode::SUCCESS);
     let result = match cli.command {
-        Command::Demo(a) => cmd::demo::run(a, quiet),
-        Command::Generate(a) => cmd::generate::run(a, quiet),
-        Command::Convert(a) => cmd::convert::run(a, quiet),
-        Command::Info(a) => cmd::info::run(a, quiet),
+        Command::Demo(a) => ok(cmd::demo::run(a, quiet)),
+        Command::Generate(a) => ok(cmd::generate::run(a, quiet)),
+        Command::Convert(a) => ok(cmd::convert::run(a, quiet)),
+        Command::Info(a) => ok(cmd::info::run(a, quiet)),
+        Command::Bfs(a) => ok(cmd::bfs::run(a, quiet)),
+        Command::Sssp(a) => cmd::sssp::run(a, quiet),
+        Command::Apsp(a) => cmd::apsp::run(a, quiet),
+        Command::Mst(a) => ok(cmd::mst::run(a, quiet)),
+        Command::Bench(a) => ok(cmd::bench::run(a, quiet)),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

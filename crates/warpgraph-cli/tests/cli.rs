@@ -203,3 +203,149 @@ fn demo_runs_on_a_small_default() {
     assert!(out.contains("vertices      1,024"), "{out}");
     assert!(out.contains("identical"), "{out}");
 }
+
+#[test]
+fn algorithms_run_verified_with_json_summaries() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    for (cmd, extra) in [
+        ("bfs", vec![]),
+        ("sssp", vec![]),
+        ("sssp", vec!["--algo", "dijkstra"]),
+        ("sssp", vec!["--algo", "bellman-ford"]),
+        ("sssp", vec!["--algo", "bellman-ford-queue"]),
+        (
+            "sssp",
+            vec!["--algo", "delta-stepping", "--delta-heuristic", "median"],
+        ),
+        ("mst", vec![]),
+        ("mst", vec!["--algo", "kruskal"]),
+    ] {
+        let mut args = vec![
+            cmd,
+            "--generate",
+            "kron:10",
+            "--verify",
+            "--json",
+            "--quiet",
+        ];
+        args.extend(extra.iter().copied());
+        let j = json(&ok(&args, dir));
+        assert_eq!(j["verified"], true, "{args:?}");
+        assert_eq!(j["vertices"], 1024);
+    }
+    let j = json(&ok(
+        &[
+            "apsp",
+            "--generate",
+            "grid:12x9",
+            "--verify",
+            "--json",
+            "--quiet",
+        ],
+        dir,
+    ));
+    assert_eq!(j["reachable_pairs"], 108 * 108);
+    // Every sssp variant agrees on the reached set and (through --output) the distances.
+    let mut outputs = Vec::new();
+    for algo in ["dijkstra", "bellman-ford", "delta-stepping"] {
+        let out = format!("{algo}.tsv");
+        ok(
+            &[
+                "sssp",
+                "--generate",
+                "kron:9",
+                "--source",
+                "3",
+                "--algo",
+                algo,
+                "-o",
+                &out,
+                "--quiet",
+            ],
+            dir,
+        );
+        outputs.push(std::fs::read_to_string(dir.join(&out)).unwrap());
+    }
+    let dist = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.split('\t').take(2).collect::<Vec<_>>().join("\t"))
+            .collect()
+    };
+    assert_eq!(outputs[0].lines().next(), Some("vertex\tdistance\tparent"));
+    assert_eq!(dist(&outputs[0]), dist(&outputs[1]));
+    assert_eq!(dist(&outputs[0]), dist(&outputs[2]));
+}
+
+#[test]
+fn negative_cycles_exit_with_code_three_and_name_the_cycle() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    std::fs::write(
+        dir.join("neg.gr"),
+        "p sp 4 4\na 1 2 1\na 2 3 -2\na 3 2 1\na 3 4 1\n",
+    )
+    .unwrap();
+    let out = warpgraph(
+        &["sssp", "neg.gr", "--source", "1", "--algo", "bellman-ford"],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("negative cycle") && err.contains("total weight -1"),
+        "{err}"
+    );
+    assert!(
+        err.contains("2 -> 3 -> 2") || err.contains("3 -> 2 -> 3"),
+        "{err}"
+    );
+    let err = fails(
+        &["sssp", "neg.gr", "--source", "1", "--algo", "dijkstra"],
+        dir,
+    );
+    assert!(err.contains("non-negative"), "{err}");
+    let out = warpgraph(&["apsp", "neg.gr", "-o", "d.tsv"], dir);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        !dir.join("d.tsv").exists(),
+        "a failed apsp left its output behind"
+    );
+}
+
+#[test]
+fn bench_reports_verified_trials() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let out = ok(
+        &[
+            "bench",
+            "bfs",
+            "--generate",
+            "kron:10",
+            "--trials",
+            "4",
+            "--json-out",
+            "b.json",
+            "--quiet",
+        ],
+        dir,
+    );
+    assert!(out.contains("4 trials, all verified"), "{out}");
+    let r = json(&std::fs::read_to_string(dir.join("b.json")).unwrap());
+    assert_eq!(r["trials"].as_array().unwrap().len(), 4);
+    assert!(r["median_teps"].as_f64().unwrap() > 0.0);
+    let out = ok(
+        &[
+            "bench",
+            "mst",
+            "--generate",
+            "grid:20x20",
+            "--trials",
+            "2",
+            "--quiet",
+        ],
+        dir,
+    );
+    assert!(out.contains("2 trials, all verified"), "{out}");
+}

@@ -86,6 +86,38 @@ pub enum Error {
         value: String,
     },
 
+    /// A negative-weight cycle is reachable, so shortest paths are undefined.
+    /// `cycle` lists its vertices in order (internal ids): each consecutive pair and the
+    /// last-to-first pair are arcs, and their weights sum to `weight` < 0.
+    #[error("a negative cycle is reachable: {} vertices, total weight {weight}", cycle.len())]
+    NegativeCycle {
+        /// The cycle's vertices, in order.
+        cycle: Vec<u32>,
+        /// The cycle's total weight, as text.
+        weight: String,
+    },
+
+    /// The algorithm needs non-negative weights and the graph has a negative one.
+    #[error("{algorithm} needs non-negative weights, but arc {from} -> {to} has weight {weight}; use bellman-ford")]
+    NegativeWeight {
+        /// The algorithm that refused.
+        algorithm: String,
+        /// Source of the arc (internal id).
+        from: u32,
+        /// Target of the arc (internal id).
+        to: u32,
+        /// The weight, as text.
+        weight: String,
+    },
+
+    /// A sum of weights overflowed the distance type.
+    #[error("distance overflow: {0}")]
+    Overflow(String),
+
+    /// A result failed its verifier (a bug in warpgraph: please report it).
+    #[error("verification failed: {0}")]
+    VerificationFailed(String),
+
     /// An argument is invalid (a bad option combination, an unknown name).
     #[error("{0}")]
     InvalidArgument(String),

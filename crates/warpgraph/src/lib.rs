@@ -8,6 +8,8 @@
 //! - [`io`]: reading and writing graph files (DIMACS, Matrix Market, edge lists, METIS,
 //!   and warpgraph's own memory-mappable `.wg`);
 //! - [`generate`]: deterministic parallel generators (Kronecker, R-MAT, uniform, grid, SSCA#2);
+//! - [`bfs`], [`sssp`], [`apsp`], [`mst`]: the algorithm families, each with its CPU code
+//!   and its verifier side by side;
 //! - [`memory`]: knowing how much memory there is before allocating.
 //!
 //! ```
@@ -19,18 +21,24 @@
 //! assert_eq!(g.num_vertices(), 12);
 //! ```
 
+pub mod apsp;
+pub mod bench;
+pub mod bfs;
+pub mod device;
 pub mod error;
 pub mod generate;
 pub mod graph;
 pub mod io;
 pub mod memory;
+pub mod mst;
 pub mod par;
 pub mod progress;
+pub mod sssp;
 
 pub use error::{Error, Result};
 pub use graph::stats::GraphStats;
 pub use graph::{
-    Buf, BuildOptions, Csr, Duplicates, EdgeList, Graph, SelfLoops, VertexId, VertexIds, Weight,
-    WeightType, Weights, MAX_VERTICES, NO_VERTEX,
+    Buf, BuildOptions, Csr, Distance, Duplicates, EdgeList, Graph, SelfLoops, VertexId, VertexIds,
+    Weight, WeightType, Weights, MAX_VERTICES, NO_VERTEX,
 };
 pub use progress::{NoProgress, Progress};

@@ -4,6 +4,8 @@
 //! vertices and empty graphs are built with every option; the result is compared with a
 //! `BTreeMap`-based model built edge by edge.
 
+mod common;
+
 use proptest::prelude::*;
 use warpgraph::{BuildOptions, Duplicates, EdgeList, GraphStats, SelfLoops, Weights};
 
@@ -37,6 +39,17 @@ fn model(n: usize, edges: &[(u32, u32, i32)], opts: &BuildOptions) -> Vec<Vec<(u
             out.into_iter().map(|(t, _, w)| (t, w)).collect()
         })
         .collect()
+}
+
+/// The edge list of weighted `edges` over `n` vertices.
+fn edge_list(n: usize, edges: &[(u32, u32, i32)]) -> EdgeList {
+    EdgeList::new(
+        n as u64,
+        edges.iter().map(|e| e.0).collect(),
+        edges.iter().map(|e| e.1).collect(),
+        Weights::I32(edges.iter().map(|e| e.2).collect::<Vec<_>>().into()),
+    )
+    .unwrap()
 }
 
 fn arb_graph() -> impl Strategy<Value = (usize, Vec<(u32, u32, i32)>)> {
@@ -73,12 +86,7 @@ proptest! {
 
     #[test]
     fn builder_matches_model((n, edges) in arb_graph(), opts in arb_opts()) {
-        let el = EdgeList::new(
-            n as u64,
-            edges.iter().map(|e| e.0).collect(),
-            edges.iter().map(|e| e.1).collect(),
-            Weights::I32(edges.iter().map(|e| e.2).collect::<Vec<_>>().into()),
-        ).unwrap();
+        let el = edge_list(n, &edges);
         let g = el.build(&opts).unwrap();
         let want = model(n, &edges, &opts);
         let w = g.out().weights().as_slice::<i32>().unwrap();
@@ -121,12 +129,7 @@ proptest! {
 
     #[test]
     fn building_is_deterministic_across_thread_counts((n, edges) in arb_graph(), opts in arb_opts()) {
-        let el = EdgeList::new(
-            n as u64,
-            edges.iter().map(|e| e.0).collect(),
-            edges.iter().map(|e| e.1).collect(),
-            Weights::I32(edges.iter().map(|e| e.2).collect::<Vec<_>>().into()),
-        ).unwrap();
+        let el = edge_list(n, &edges);
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let a = one.install(|| el.build(&opts).unwrap());
@@ -141,12 +144,7 @@ fn large_build_is_deterministic_and_complete() {
     let n = 1 << 12;
     let m = 200_000usize;
     let mut x = 12345u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = || common::xorshift(&mut x);
     let (mut s, mut d, mut w) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..m {
         let r = next();
@@ -182,12 +180,7 @@ fn many_buckets_and_chunks_match_model() {
     let n = 200_003usize;
     let m = 900_000usize;
     let mut x = 0x9e3779b97f4a7c15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = || common::xorshift(&mut x);
     let edges: Vec<(u32, u32, i32)> = (0..m)
         .map(|_| {
             let r = next();
@@ -204,13 +197,7 @@ fn many_buckets_and_chunks_match_model() {
             (u, v, (r >> 20) as i32 % 7 - 2)
         })
         .collect();
-    let el = EdgeList::new(
-        n as u64,
-        edges.iter().map(|e| e.0).collect(),
-        edges.iter().map(|e| e.1).collect(),
-        Weights::I32(edges.iter().map(|e| e.2).collect::<Vec<_>>().into()),
-    )
-    .unwrap();
+    let el = edge_list(n, &edges);
     for directed in [true, false] {
         for duplicates in [Duplicates::Keep, Duplicates::Drop, Duplicates::KeepLightest] {
             let opts = BuildOptions {

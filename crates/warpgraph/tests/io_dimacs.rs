@@ -1,22 +1,20 @@
 //! DIMACS `.gr` / `.ss` reading and writing: golden files, round trips, malformed input,
 //! weight typing and multi-chunk parsing.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use warpgraph::io::{self, dimacs, Format, ReadOptions, WriteContext, WriteOptions};
-use warpgraph::{
-    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, VertexIds, WeightType, Weights,
-};
+use common::{data_file, graph, one_based, read_data, weight_type, xorshift};
+use warpgraph::io::{self, dimacs, Format, ReadOptions, WriteContext};
+use warpgraph::{Duplicates, Error, Graph, NoProgress, VertexIds, WeightType, Weights};
 
-fn data_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+/// The name parse errors give.
+const PATH: &str = "t.gr";
 
 fn parse_with(text: &[u8], opts: &ReadOptions) -> Result<Graph, Error> {
-    io::read_bytes(text, Format::Dimacs, Path::new("t.gr"), opts, &NoProgress)
+    common::read_text(text, Format::Dimacs, PATH, opts)
 }
 
 fn parse(text: &str) -> Result<Graph, Error> {
@@ -24,61 +22,26 @@ fn parse(text: &str) -> Result<Graph, Error> {
 }
 
 /// The (line, message) of a parse error; fails the test on anything else.
+#[track_caller]
 fn parse_error(r: Result<Graph, Error>) -> (u64, String) {
-    match r {
-        Err(Error::Parse { path, line, msg }) => {
-            assert_eq!(path, Path::new("t.gr"));
-            (line, msg)
-        }
-        other => panic!("expected a parse error, got {other:?}"),
-    }
+    common::parse_error(r, PATH)
 }
 
+#[track_caller]
 fn assert_parse_error(text: &str, line: u64, needle: &str) {
-    let (l, msg) = parse_error(parse(text));
-    assert_eq!(l, line, "wrong line for {text:?}: {msg}");
-    assert!(msg.contains(needle), "message {msg:?} lacks {needle:?}");
+    common::assert_parse_error(parse(text), PATH, line, &[needle]);
 }
 
-fn graph(n: u64, edges: &[(u32, u32)], weights: Weights, directed: bool) -> Graph {
-    let e = EdgeList::new(
-        n,
-        edges.iter().map(|e| e.0).collect(),
-        edges.iter().map(|e| e.1).collect(),
-        weights,
-    )
-    .unwrap();
-    e.build(&BuildOptions {
-        directed,
-        ..Default::default()
-    })
-    .unwrap()
-}
-
-fn one_based(g: Graph) -> Graph {
-    g.with_ids(VertexIds::Base(1)).unwrap()
-}
-
-/// Writes `g` with `io::write` into a temporary folder and reads it back with `io::read`.
+/// Writes `g` as `.gr` into a temporary folder and reads it back with `opts`.
 fn round_trip(g: &Graph, opts: &ReadOptions) -> (Graph, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.gr");
-    let f = io::write(g, &path, &WriteOptions::default(), &NoProgress).unwrap();
-    assert_eq!(f, Format::Dimacs);
-    let text = std::fs::read_to_string(&path).unwrap();
-    (io::read(&path, opts, &NoProgress).unwrap(), text)
+    common::round_trip(g, "gr", opts)
 }
 
 // ---------------------------------------------------------------- golden files
 
 #[test]
 fn golden_tiny_graph() {
-    let g = io::read(
-        &data_file("dimacs_tiny.gr"),
-        &ReadOptions::default(),
-        &NoProgress,
-    )
-    .unwrap();
+    let g = read_data("dimacs_tiny.gr");
     assert!(g.is_directed());
     assert_eq!(g.num_vertices(), 5);
     assert_eq!(g.out().offsets(), &[0, 3, 4, 5, 6, 6]);
@@ -158,10 +121,7 @@ fn round_trip_i64_and_f64_and_forced_f32() {
         Weights::F32(vec![0.1f32, -1.5e-3].into()),
         true,
     ));
-    let forced = ReadOptions {
-        weight_type: Some(WeightType::F32),
-        ..Default::default()
-    };
+    let forced = weight_type(Some(WeightType::F32));
     assert_eq!(round_trip(&single, &forced).0, single);
     // Unforced, f32 weights come back as the f64 values of their shortest text.
     let back = round_trip(&single, &ReadOptions::default()).0;
@@ -181,10 +141,7 @@ fn round_trip_unweighted_writes_weight_one() {
     assert_eq!(back.out().targets(), g.out().targets());
     assert_eq!(back.out().weights(), &Weights::I32(vec![1, 1, 1].into()));
     // Asking for no weights gives the original graph back.
-    let none = ReadOptions {
-        weight_type: Some(WeightType::None),
-        ..Default::default()
-    };
+    let none = weight_type(Some(WeightType::None));
     assert_eq!(round_trip(&g, &none).0, g);
 }
 
@@ -220,22 +177,13 @@ fn round_trip_renumbers_other_ids() {
     assert_eq!(back, one_based(g.clone()));
 
     let mapped = g.with_ids(VertexIds::Map(vec![10, 20, 30].into())).unwrap();
-    let (back, text) = round_trip(&mapped, &ReadOptions::default());
-    assert!(
-        text.contains("renumbered 1..3 in increasing order"),
-        "{text}"
-    );
-    assert_eq!(back.ids(), &VertexIds::Base(1));
-    assert_eq!(back.out(), mapped.out());
+    common::assert_renumbering_noted(&mapped, "gr", "renumbered 1..3 in increasing order");
 }
 
 #[test]
 fn round_trip_empty_graph() {
     // A DIMACS graph is always weighted: no arcs come back as empty i32 weights.
-    let none = ReadOptions {
-        weight_type: Some(WeightType::None),
-        ..Default::default()
-    };
+    let none = weight_type(Some(WeightType::None));
     let g = one_based(Graph::empty(0, true));
     let (back, text) = round_trip(&g, &ReadOptions::default());
     assert!(text.ends_with("p sp 0 0\n"), "{text}");
@@ -439,11 +387,7 @@ fn malformed_sources() {
 // ---------------------------------------------------------------- weight typing
 
 fn weights_of(text: &str, forced: Option<WeightType>) -> Result<Weights, Error> {
-    let opts = ReadOptions {
-        weight_type: forced,
-        ..Default::default()
-    };
-    parse_with(text.as_bytes(), &opts).map(|g| g.out().weights().clone())
+    parse_with(text.as_bytes(), &weight_type(forced)).map(|g| g.out().weights().clone())
 }
 
 #[test]
@@ -487,10 +431,7 @@ fn weight_types_can_be_forced() {
     );
     let (line, msg) = parse_error(parse_with(
         b"p sp 2 2\na 1 2 5\na 2 1 1.5\n",
-        &ReadOptions {
-            weight_type: Some(WeightType::I32),
-            ..Default::default()
-        },
+        &weight_type(Some(WeightType::I32)),
     ));
     assert_eq!(line, 3);
     assert!(
@@ -499,19 +440,13 @@ fn weight_types_can_be_forced() {
     );
     let (line, msg) = parse_error(parse_with(
         b"p sp 2 2\na 1 2 3000000000\na 2 1 1\n",
-        &ReadOptions {
-            weight_type: Some(WeightType::I32),
-            ..Default::default()
-        },
+        &weight_type(Some(WeightType::I32)),
     ));
     assert_eq!(line, 2);
     assert!(msg.contains("does not fit in i32"), "{msg}");
     let (line, msg) = parse_error(parse_with(
         b"p sp 2 1\na 1 2 1e300\n",
-        &ReadOptions {
-            weight_type: Some(WeightType::F32),
-            ..Default::default()
-        },
+        &weight_type(Some(WeightType::F32)),
     ));
     assert_eq!(line, 2);
     assert!(msg.contains("overflows f32"), "{msg}");
@@ -570,17 +505,6 @@ fn multi_chunk_file() {
     assert!(msg.contains("expected a number, found 'oops'"), "{msg}");
 }
 
-/// The time the CSR builder alone takes for the same edges in the same (file) order, to
-/// tell parsing from building; checks that it builds the same CSR as `g`.
-fn build_time(g: &Graph, src: Vec<u32>, dst: Vec<u32>) -> f64 {
-    let e = EdgeList::new(g.num_vertices() as u64, src, dst, g.out().weights().clone()).unwrap();
-    let t = Instant::now();
-    let h = e.build(&BuildOptions::default()).unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    assert_eq!(h.out().targets(), g.out().targets());
-    secs
-}
-
 /// Parsing and writing throughput on ~230 MB. Run with
 /// `cargo test --release -p warpgraph --test io_dimacs -- --ignored --nocapture`.
 #[test]
@@ -589,12 +513,10 @@ fn throughput() {
     let (arcs, n) = (10_000_000u64, 1_000_000u64);
     let mut text = format!("c generated\np sp {n} {arcs}\n").into_bytes();
     let (mut src, mut dst) = (Vec::new(), Vec::new());
-    let mut x = 88172645463325252u64;
+    let mut state = 88172645463325252u64;
     let mut b = itoa::Buffer::new();
     for _ in 0..arcs {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = xorshift(&mut state);
         let (u, v, w) = (x % n + 1, (x >> 20) % n + 1, (x >> 40) % 1_000_000);
         src.push(u as u32 - 1);
         dst.push(v as u32 - 1);
@@ -606,32 +528,7 @@ fn throughput() {
         text.extend_from_slice(b.format(w).as_bytes());
         text.push(b'\n');
     }
-    let mb = text.len() as f64 / 1e6;
-    let t = Instant::now();
-    let g = parse_with(&text, &ReadOptions::default()).unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    assert_eq!(g.num_arcs(), arcs);
-    let build = build_time(&g, src, dst);
-    println!(
-        "dimacs read: {mb:.0} MB in {secs:.3} s = {:.0} MB/s ({} threads); \
-         the CSR build alone takes {build:.3} s, the rest runs at {:.0} MB/s",
-        mb / secs,
-        rayon::current_num_threads(),
-        mb / (secs - build)
-    );
-    let mut out = Vec::with_capacity(text.len() + 1000);
-    let cx = WriteContext {
-        path: Path::new("t.gr"),
-        progress: &NoProgress,
-    };
-    let t = Instant::now();
-    dimacs::write(&g, &mut out, &cx).unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    println!(
-        "dimacs write: {:.0} MB in {secs:.3} s = {:.0} MB/s",
-        out.len() as f64 / 1e6,
-        out.len() as f64 / 1e6 / secs
-    );
+    common::print_throughput("dimacs", Format::Dimacs, &text, src, dst, arcs);
 }
 
 proptest::proptest! {

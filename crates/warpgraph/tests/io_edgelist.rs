@@ -1,21 +1,17 @@
 //! Edge lists (`.el`, `.wel`, SNAP `.txt`): golden files, id mapping, direction, round
 //! trips, malformed input, weight typing and multi-chunk parsing.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use warpgraph::io::{self, Format, IdMode, ReadOptions, WriteOptions};
-use warpgraph::{
-    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, VertexIds, WeightType, Weights,
-};
+use common::{duplicates, graph, read_data, round_trip, undirected, weight_type, xorshift};
+use warpgraph::io::{Format, IdMode, ReadOptions};
+use warpgraph::{Duplicates, Error, Graph, VertexIds, WeightType, Weights};
 
-fn data_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+/// The name parse errors give.
+const PATH: &str = "t.el";
 
 fn parse_with(text: &[u8], opts: &ReadOptions) -> Result<Graph, Error> {
-    io::read_bytes(text, Format::El, Path::new("t.el"), opts, &NoProgress)
+    common::read_text(text, Format::El, PATH, opts)
 }
 
 fn parse(text: &str) -> Result<Graph, Error> {
@@ -30,68 +26,25 @@ fn dense() -> ReadOptions {
 }
 
 /// The (line, message) of a parse error; fails the test on anything else.
+#[track_caller]
 fn parse_error(r: Result<Graph, Error>) -> (u64, String) {
-    match r {
-        Err(Error::Parse { path, line, msg }) => {
-            assert_eq!(path, Path::new("t.el"));
-            (line, msg)
-        }
-        other => panic!("expected a parse error, got {other:?}"),
-    }
+    common::parse_error(r, PATH)
 }
 
+#[track_caller]
 fn assert_parse_error(text: &str, line: u64, needle: &str) {
-    let (l, msg) = parse_error(parse(text));
-    assert_eq!(l, line, "wrong line for {text:?}: {msg}");
-    assert!(msg.contains(needle), "message {msg:?} lacks {needle:?}");
-}
-
-fn graph(n: u64, edges: &[(u32, u32)], weights: Weights, directed: bool) -> Graph {
-    let e = EdgeList::new(
-        n,
-        edges.iter().map(|e| e.0).collect(),
-        edges.iter().map(|e| e.1).collect(),
-        weights,
-    )
-    .unwrap();
-    e.build(&BuildOptions {
-        directed,
-        ..Default::default()
-    })
-    .unwrap()
+    common::assert_parse_error(parse(text), PATH, line, &[needle]);
 }
 
 fn map_ids(g: Graph, ids: &[u64]) -> Graph {
     g.with_ids(VertexIds::Map(ids.to_vec().into())).unwrap()
 }
 
-/// Writes `g` to `g.<ext>` in a temporary folder with `io::write`, reads it back with
-/// `io::read`; returns the graph and the file's text.
-fn round_trip(g: &Graph, ext: &str, opts: &ReadOptions) -> (Graph, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(format!("g.{ext}"));
-    io::write(g, &path, &WriteOptions::default(), &NoProgress).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    (io::read(&path, opts, &NoProgress).unwrap(), text)
-}
-
-fn undirected() -> ReadOptions {
-    ReadOptions {
-        undirected: true,
-        ..Default::default()
-    }
-}
-
 // ---------------------------------------------------------------- golden files
 
 #[test]
 fn golden_sparse_ids_are_renumbered_and_kept() {
-    let g = io::read(
-        &data_file("el_sparse.el"),
-        &ReadOptions::default(),
-        &NoProgress,
-    )
-    .unwrap();
+    let g = read_data("el_sparse.el");
     assert!(g.is_directed());
     assert_eq!(g.num_vertices(), 3);
     assert_eq!(g.out().offsets(), &[0, 2, 3, 4]);
@@ -106,12 +59,7 @@ fn golden_sparse_ids_are_renumbered_and_kept() {
 
 #[test]
 fn golden_snap_undirected_header() {
-    let g = io::read(
-        &data_file("el_snap.txt"),
-        &ReadOptions::default(),
-        &NoProgress,
-    )
-    .unwrap();
+    let g = read_data("el_snap.txt");
     assert!(!g.is_directed());
     assert_eq!(g.num_vertices(), 4);
     assert_eq!(g.num_edges(), 4);
@@ -122,12 +70,7 @@ fn golden_snap_undirected_header() {
 
 #[test]
 fn golden_weighted_floats_and_negatives() {
-    let g = io::read(
-        &data_file("el_weights.wel"),
-        &ReadOptions::default(),
-        &NoProgress,
-    )
-    .unwrap();
+    let g = read_data("el_weights.wel");
     assert!(g.is_directed());
     assert_eq!(g.ids(), &VertexIds::Base(1));
     assert_eq!(g.out().offsets(), &[0, 2, 3, 4]);
@@ -317,19 +260,15 @@ fn round_trip_wel_weight_types() {
         Weights::F32(vec![0.1, 7.5e-9].into()),
         true,
     );
-    let opts = ReadOptions {
-        weight_type: Some(WeightType::F32),
-        ..Default::default()
-    };
+    let opts = weight_type(Some(WeightType::F32));
     assert_eq!(round_trip(&g, "wel", &opts).0, g);
 }
 
 #[test]
 fn wel_needs_weights() {
     let g = graph(2, &[(0, 1)], Weights::None, true);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.wel");
-    let e = io::write(&g, &path, &WriteOptions::default(), &NoProgress).unwrap_err();
+    let (_dir, path, r) = common::write_temp(&g, "wel");
+    let e = r.unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
     assert!(e.to_string().contains("unweighted"), "{e}");
     assert!(!path.exists());
@@ -433,11 +372,7 @@ fn bad_weights() {
 #[test]
 fn weight_typing() {
     let w = |text: &str, forced: Option<WeightType>| {
-        let opts = ReadOptions {
-            weight_type: forced,
-            ..Default::default()
-        };
-        parse_with(text.as_bytes(), &opts).map(|g| g.out().weights().clone())
+        parse_with(text.as_bytes(), &weight_type(forced)).map(|g| g.out().weights().clone())
     };
     assert_eq!(
         w("0 1 3\n1 0 -4\n", None).unwrap(),
@@ -459,10 +394,7 @@ fn weight_typing() {
         w("0 1 3\n1 0 4\n", Some(WeightType::F64)).unwrap(),
         Weights::F64(vec![3.0, 4.0].into())
     );
-    let opts = ReadOptions {
-        weight_type: Some(WeightType::I32),
-        ..Default::default()
-    };
+    let opts = weight_type(Some(WeightType::I32));
     let (line, msg) = parse_error(parse_with(b"0 1 3\n\n1 0 0.5\n", &opts));
     assert_eq!(line, 3);
     assert!(msg.contains("not an integer"), "{msg}");
@@ -525,23 +457,9 @@ fn multi_chunk_file() {
 
 #[test]
 fn duplicates_option_applies() {
-    let opts = ReadOptions {
-        duplicates: Duplicates::KeepLightest,
-        ..Default::default()
-    };
+    let opts = duplicates(Duplicates::KeepLightest);
     let g = parse_with(b"0 1 5\n0 1 2\n0 1 9\n", &opts).unwrap();
     assert_eq!(g.out().weights(), &Weights::I32(vec![2].into()));
-}
-
-/// The time the CSR builder alone takes for the same edges in the same (file) order, to
-/// tell parsing from building; checks that it builds the same CSR as `g`.
-fn build_time(g: &Graph, src: Vec<u32>, dst: Vec<u32>) -> f64 {
-    let e = EdgeList::new(g.num_vertices() as u64, src, dst, g.out().weights().clone()).unwrap();
-    let t = std::time::Instant::now();
-    let h = e.build(&BuildOptions::default()).unwrap();
-    let secs = t.elapsed().as_secs_f64();
-    assert_eq!(h.out().targets(), g.out().targets());
-    secs
 }
 
 /// Parsing and writing throughput on ~160 and ~450 MB edge lists (contiguous and sparse
@@ -557,12 +475,10 @@ fn throughput() {
     ] {
         let mut text = Vec::with_capacity(m as usize * 30);
         let (mut src, mut dst) = (Vec::new(), Vec::new());
-        let mut x = 88172645463325252u64;
+        let mut state = 88172645463325252u64;
         let mut b = itoa::Buffer::new();
         for _ in 0..m {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = xorshift(&mut state);
             let (u, v) = ((x % n) * scale, ((x >> 20) % n) * scale);
             // Every id of 0..n appears (12 draws per id on average), so vertex = id / scale.
             src.push((x % n) as u32);
@@ -572,31 +488,13 @@ fn throughput() {
             text.extend_from_slice(b.format(v).as_bytes());
             text.push(b'\n');
         }
-        let mb = text.len() as f64 / 1e6;
-        let t = std::time::Instant::now();
-        let g = parse_with(&text, &ReadOptions::default()).unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        assert_eq!(g.num_arcs(), m);
-        let build = build_time(&g, src, dst);
-        println!(
-            "edge list read ({label}): {mb:.0} MB in {secs:.3} s = {:.0} MB/s ({} threads); \
-             the CSR build alone takes {build:.3} s, the rest runs at {:.0} MB/s",
-            mb / secs,
-            rayon::current_num_threads(),
-            mb / (secs - build)
-        );
-        let mut out = Vec::with_capacity(text.len() + 1000);
-        let cx = io::WriteContext {
-            path: Path::new("t.el"),
-            progress: &NoProgress,
-        };
-        let t = std::time::Instant::now();
-        io::edgelist::write(&g, Format::El, &mut out, &cx).unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        println!(
-            "edge list write ({label}): {:.0} MB in {secs:.3} s = {:.0} MB/s",
-            out.len() as f64 / 1e6,
-            out.len() as f64 / 1e6 / secs
+        common::print_throughput(
+            &format!("edge list ({label})"),
+            Format::El,
+            &text,
+            src,
+            dst,
+            m,
         );
     }
 }

@@ -1,32 +1,19 @@
 //! METIS reading and writing: golden files, round trips, malformed inputs and a
 //! multi-chunk input.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Instant;
 
-use warpgraph::io::{self, Format, ReadOptions, WriteOptions};
-use warpgraph::{
-    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, VertexIds, WeightType, Weights,
-};
+use common::{duplicates, graph, i32s, one_based, read_data, weight_type};
+use warpgraph::io::{Format, ReadOptions};
+use warpgraph::{Duplicates, Error, Graph, VertexIds, WeightType, Weights};
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-fn read_file(name: &str) -> Graph {
-    io::read(&data(name), &ReadOptions::default(), &NoProgress).unwrap()
-}
+/// The name parse errors give.
+const PATH: &str = "bad.graph";
 
 fn read_with(text: &str, opts: &ReadOptions) -> warpgraph::Result<Graph> {
-    io::read_bytes(
-        text.as_bytes(),
-        Format::Metis,
-        Path::new("bad.graph"),
-        opts,
-        &NoProgress,
-    )
+    common::read_text(text.as_bytes(), Format::Metis, PATH, opts)
 }
 
 fn read_str(text: &str) -> warpgraph::Result<Graph> {
@@ -36,32 +23,14 @@ fn read_str(text: &str) -> warpgraph::Result<Graph> {
 /// Asserts a parse error of `bad.graph` on `line` whose message contains all of `parts`.
 #[track_caller]
 fn assert_parse_error(r: warpgraph::Result<Graph>, line: u64, parts: &[&str]) {
-    match r {
-        Err(Error::Parse {
-            path,
-            line: got,
-            msg,
-        }) => {
-            assert_eq!(path, Path::new("bad.graph"));
-            assert_eq!(got, line, "wrong line for: {msg}");
-            for p in parts {
-                assert!(msg.contains(p), "message {msg:?} lacks {p:?}");
-            }
-        }
-        Err(e) => panic!("expected a parse error on line {line}, got {e:?}"),
-        Ok(_) => panic!("expected a parse error on line {line}, got a graph"),
-    }
-}
-
-fn i32s(g: &Graph) -> Vec<i32> {
-    g.out().weights().as_slice::<i32>().unwrap().to_vec()
+    common::assert_parse_error(r, PATH, line, parts);
 }
 
 // ---------------------------------------------------------------- golden files
 
 #[test]
 fn golden_edge_weights() {
-    let g = read_file("metis_weighted.graph");
+    let g = read_data("metis_weighted.graph");
     assert!(!g.is_directed());
     assert_eq!(g.ids(), &VertexIds::Base(1));
     assert_eq!(g.out().offsets(), &[0, 3, 5, 8, 10]);
@@ -72,7 +41,7 @@ fn golden_edge_weights() {
 
 #[test]
 fn golden_vertex_weights_are_ignored() {
-    let g = read_file("metis_vertex_weights.graph");
+    let g = read_data("metis_vertex_weights.graph");
     assert!(!g.is_directed());
     assert_eq!(g.out().offsets(), &[0, 1, 3, 4]);
     assert_eq!(g.out().targets(), &[1, 0, 2, 1]);
@@ -81,7 +50,7 @@ fn golden_vertex_weights_are_ignored() {
 
 #[test]
 fn golden_isolated_vertex_and_comments() {
-    let g = read_file("metis_isolated.graph");
+    let g = read_data("metis_isolated.graph");
     assert!(!g.is_directed());
     assert_eq!(g.weight_type(), WeightType::None);
     assert_eq!(g.out().offsets(), &[0, 2, 4, 5, 5, 6]);
@@ -117,16 +86,10 @@ fn weights_narrow_widen_and_obey_forced_types() {
         g.out().weights(),
         &Weights::I64(vec![3000000000, 3000000000].into())
     );
-    let as_f64 = ReadOptions {
-        weight_type: Some(WeightType::F64),
-        ..Default::default()
-    };
+    let as_f64 = weight_type(Some(WeightType::F64));
     let g = read_with("2 1 1\n2 3\n1 3\n", &as_f64).unwrap();
     assert_eq!(g.out().weights(), &Weights::F64(vec![3.0, 3.0].into()));
-    let as_i32 = ReadOptions {
-        weight_type: Some(WeightType::I32),
-        ..Default::default()
-    };
+    let as_i32 = weight_type(Some(WeightType::I32));
     assert_parse_error(
         read_with("2 1 1\n2 3000000000\n1 3000000000\n", &as_i32),
         2,
@@ -148,27 +111,18 @@ fn multi_edges_follow_the_duplicate_policy() {
     assert_eq!(g.out().offsets(), &[0, 3, 6]);
     assert_eq!(i32s(&g), vec![5, 1, 5, 5, 1, 5]);
     assert_eq!(g.num_edges(), 3);
-    let lightest = ReadOptions {
-        duplicates: Duplicates::KeepLightest,
-        ..Default::default()
-    };
+    let lightest = duplicates(Duplicates::KeepLightest);
     let g = read_with(text, &lightest).unwrap();
     assert_eq!(g.out().offsets(), &[0, 1, 2]);
     assert_eq!(i32s(&g), vec![1, 1]);
-    let drop = ReadOptions {
-        duplicates: Duplicates::Drop,
-        ..Default::default()
-    };
+    let drop = duplicates(Duplicates::Drop);
     let g = read_with(text, &drop).unwrap();
     assert_eq!(i32s(&g), vec![5, 5]);
 }
 
 #[test]
 fn undirected_option_changes_nothing() {
-    let opts = ReadOptions {
-        undirected: true,
-        ..Default::default()
-    };
+    let opts = common::undirected();
     let g = read_with("3 2\n2\n1 3\n2\n", &opts).unwrap();
     assert!(!g.is_directed());
     assert_eq!(g.out().targets(), &[1, 0, 2, 1]);
@@ -176,38 +130,14 @@ fn undirected_option_changes_nothing() {
 
 // ---------------------------------------------------------------- round trips
 
-fn edges(n: u64, e: &[(u32, u32)], w: Weights) -> EdgeList {
-    let mut el = EdgeList::new(
-        n,
-        e.iter().map(|x| x.0).collect(),
-        e.iter().map(|x| x.1).collect(),
-        w,
-    )
-    .unwrap();
-    el.ids = VertexIds::Base(1);
-    el
+/// The undirected graph of `e` with weights `w`, ids `1..=n`, as METIS files read back.
+fn undirected(n: u64, e: &[(u32, u32)], w: Weights) -> Graph {
+    one_based(graph(n, e, w, false))
 }
 
-fn undirected(el: &EdgeList) -> Graph {
-    el.build(&BuildOptions {
-        directed: false,
-        ..Default::default()
-    })
-    .unwrap()
-}
-
-fn write_graph(g: &Graph) -> (tempfile::TempDir, PathBuf, warpgraph::Result<Format>) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.graph");
-    let r = io::write(g, &path, &WriteOptions::default(), &NoProgress);
-    (dir, path, r)
-}
-
+/// Writes `g` as `.graph` in a temporary folder and reads it back with `opts`.
 fn round_trip_with(g: &Graph, opts: &ReadOptions) -> (Graph, String) {
-    let (_dir, path, r) = write_graph(g);
-    assert_eq!(r.unwrap(), Format::Metis);
-    let text = std::fs::read_to_string(&path).unwrap();
-    (io::read(&path, opts, &NoProgress).unwrap(), text)
+    common::round_trip(g, "graph", opts)
 }
 
 fn round_trip(g: &Graph) -> (Graph, String) {
@@ -225,7 +155,7 @@ fn round_trip_every_integer_weight_type() {
         Weights::I64(vec![5, -1, 7, 1 << 40, i64::MIN, i64::MAX].into()),
     ];
     for w in weights {
-        let g = undirected(&edges(6, MIXED, w.clone()));
+        let g = undirected(6, MIXED, w.clone());
         let (back, text) = round_trip(&g);
         assert_eq!(back, g, "weights {:?}\n{text}", w.weight_type());
     }
@@ -237,7 +167,7 @@ fn round_trip_a_vertex_of_huge_degree() {
     let leaves = 150_000u32;
     let e: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let w: Vec<i32> = (1..=leaves as i32).map(|x| x * 3 - 7).collect();
-    let g = undirected(&edges(leaves as u64 + 1, &e, Weights::I32(w.into())));
+    let g = undirected(leaves as u64 + 1, &e, Weights::I32(w.into()));
     let (back, text) = round_trip(&g);
     assert_eq!(back, g);
     let line1 = text.lines().nth(2).unwrap();
@@ -250,41 +180,30 @@ fn round_trip_a_vertex_of_huge_degree() {
 
 #[test]
 fn written_text_is_exact() {
-    let g = undirected(&edges(
-        4,
-        &[(0, 1), (2, 0)],
-        Weights::I32(vec![4, 9].into()),
-    ));
+    let g = undirected(4, &[(0, 1), (2, 0)], Weights::I32(vec![4, 9].into()));
     let (_, text) = round_trip(&g);
     assert_eq!(text, "% written by warpgraph\n4 2 1\n2 4 3 9\n1 4\n1 9\n\n");
-    let g = undirected(&edges(3, &[(0, 1)], Weights::None));
+    let g = undirected(3, &[(0, 1)], Weights::None);
     let (_, text) = round_trip(&g);
     assert_eq!(text, "% written by warpgraph\n3 1\n2\n1\n\n");
 }
 
 #[test]
 fn round_trip_small_i64_reads_back_as_i32_unless_forced() {
-    let g = undirected(&edges(
-        3,
-        &[(0, 1), (1, 2)],
-        Weights::I64(vec![4, -5].into()),
-    ));
+    let g = undirected(3, &[(0, 1), (1, 2)], Weights::I64(vec![4, -5].into()));
     let (back, _) = round_trip(&g);
     assert_eq!(i32s(&back), vec![4, 4, -5, -5]);
-    let as_i64 = ReadOptions {
-        weight_type: Some(WeightType::I64),
-        ..Default::default()
-    };
+    let as_i64 = weight_type(Some(WeightType::I64));
     assert_eq!(round_trip_with(&g, &as_i64).0, g);
 }
 
 #[test]
 fn round_trip_empty_graphs() {
-    let g = Graph::empty(0, false).with_ids(VertexIds::Base(1)).unwrap();
+    let g = one_based(Graph::empty(0, false));
     let (back, text) = round_trip(&g);
     assert_eq!(back, g);
     assert!(text.ends_with("\n0 0\n"), "{text}");
-    let g = Graph::empty(4, false).with_ids(VertexIds::Base(1)).unwrap();
+    let g = one_based(Graph::empty(4, false));
     let (back, text) = round_trip(&g);
     assert_eq!(back, g);
     assert!(text.ends_with("\n4 0\n\n\n\n\n"), "{text:?}");
@@ -292,29 +211,24 @@ fn round_trip_empty_graphs() {
 
 #[test]
 fn renumbered_ids_are_noted_and_read_back_as_1_to_n() {
-    let g = undirected(&edges(3, &[(0, 2)], Weights::None))
+    let g = graph(3, &[(0, 2)], Weights::None, false)
         .with_ids(VertexIds::Map(vec![7, 8, 100].into()))
         .unwrap();
-    let (back, text) = round_trip(&g);
-    assert!(text.contains("% vertex ids were renumbered 1..n"), "{text}");
-    assert_eq!(back.ids(), &VertexIds::Base(1));
-    assert_eq!(back.out(), g.out());
+    common::assert_renumbering_noted(&g, "graph", "% vertex ids were renumbered 1..n");
 }
 
 #[test]
 fn graphs_metis_cannot_hold_are_refused() {
-    let directed = edges(3, &[(0, 1)], Weights::None)
-        .build(&BuildOptions::default())
-        .unwrap();
-    let loops = undirected(&edges(3, &[(0, 1), (2, 2)], Weights::None));
-    let floats = undirected(&edges(3, &[(0, 1)], Weights::F64(vec![0.5].into())));
+    let directed = graph(3, &[(0, 1)], Weights::None, true);
+    let loops = undirected(3, &[(0, 1), (2, 2)], Weights::None);
+    let floats = undirected(3, &[(0, 1)], Weights::F64(vec![0.5].into()));
     let cases = [
         (directed, "--undirected"),
         (loops, "self loops"),
         (floats, "integers"),
     ];
     for (g, msg) in cases {
-        let (dir, path, r) = write_graph(&g);
+        let (dir, path, r) = common::write_temp(&g, "graph");
         match r {
             Err(Error::Unsupported(m)) => assert!(m.contains(msg), "{m}"),
             other => panic!("expected Unsupported, got {other:?}"),
@@ -627,15 +541,10 @@ proptest::proptest! {
             0..6,
         ),
     ) {
-        let mut text = format!("{header}\n");
-        for l in &lines {
-            text.push_str(&l.join(" "));
-            text.push('\n');
-        }
+        let text = common::token_text(header, &lines);
         if let Ok(g) = read_str(&text) {
             proptest::prop_assert!(!g.is_directed());
-            let (d, csr, ids) = g.into_parts();
-            proptest::prop_assert!(Graph::from_parts(d, csr, ids).is_ok());
+            proptest::prop_assert!(common::is_valid(g));
         }
     }
 }

@@ -1,32 +1,19 @@
 //! Matrix Market reading and writing: golden files, round trips, malformed inputs and a
 //! multi-chunk input.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Instant;
 
-use warpgraph::io::{self, Format, ReadOptions, WriteOptions};
-use warpgraph::{
-    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, VertexIds, WeightType, Weights,
-};
+use common::{duplicates, f64s, graph, i32s, one_based, read_data, undirected, weight_type};
+use warpgraph::io::{Format, ReadOptions};
+use warpgraph::{Duplicates, Graph, VertexIds, WeightType, Weights};
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-fn read_file(name: &str) -> Graph {
-    io::read(&data(name), &ReadOptions::default(), &NoProgress).unwrap()
-}
+/// The name parse errors give.
+const PATH: &str = "bad.mtx";
 
 fn read_with(text: &str, opts: &ReadOptions) -> warpgraph::Result<Graph> {
-    io::read_bytes(
-        text.as_bytes(),
-        Format::Mtx,
-        Path::new("bad.mtx"),
-        opts,
-        &NoProgress,
-    )
+    common::read_text(text.as_bytes(), Format::Mtx, PATH, opts)
 }
 
 fn read_str(text: &str) -> warpgraph::Result<Graph> {
@@ -36,36 +23,14 @@ fn read_str(text: &str) -> warpgraph::Result<Graph> {
 /// Asserts a parse error of `bad.mtx` on `line` whose message contains every one of `parts`.
 #[track_caller]
 fn assert_parse_error(r: warpgraph::Result<Graph>, line: u64, parts: &[&str]) {
-    match r {
-        Err(Error::Parse {
-            path,
-            line: got,
-            msg,
-        }) => {
-            assert_eq!(path, Path::new("bad.mtx"));
-            assert_eq!(got, line, "wrong line for: {msg}");
-            for p in parts {
-                assert!(msg.contains(p), "message {msg:?} lacks {p:?}");
-            }
-        }
-        Err(e) => panic!("expected a parse error on line {line}, got {e:?}"),
-        Ok(_) => panic!("expected a parse error on line {line}, got a graph"),
-    }
-}
-
-fn f64s(g: &Graph) -> Vec<f64> {
-    g.out().weights().as_slice::<f64>().unwrap().to_vec()
-}
-
-fn i32s(g: &Graph) -> Vec<i32> {
-    g.out().weights().as_slice::<i32>().unwrap().to_vec()
+    common::assert_parse_error(r, PATH, line, parts);
 }
 
 // ---------------------------------------------------------------- golden files
 
 #[test]
 fn golden_general_real() {
-    let g = read_file("mtx_general_real.mtx");
+    let g = read_data("mtx_general_real.mtx");
     assert!(g.is_directed());
     assert_eq!(g.ids(), &VertexIds::Base(1));
     assert_eq!(g.num_vertices(), 4);
@@ -77,7 +42,7 @@ fn golden_general_real() {
 
 #[test]
 fn golden_symmetric_integer() {
-    let g = read_file("mtx_symmetric_integer.mtx");
+    let g = read_data("mtx_symmetric_integer.mtx");
     assert!(!g.is_directed());
     assert_eq!(g.ids(), &VertexIds::Base(1));
     assert_eq!(g.out().offsets(), &[0, 3, 5, 7, 9, 9]);
@@ -89,7 +54,7 @@ fn golden_symmetric_integer() {
 
 #[test]
 fn golden_pattern_crlf() {
-    let g = read_file("mtx_pattern.mtx");
+    let g = read_data("mtx_pattern.mtx");
     assert!(g.is_directed());
     assert_eq!(g.weight_type(), WeightType::None);
     assert_eq!(g.out().offsets(), &[0, 1, 2, 3]);
@@ -98,7 +63,7 @@ fn golden_pattern_crlf() {
 
 #[test]
 fn golden_skew_symmetric() {
-    let g = read_file("mtx_skew.mtx");
+    let g = read_data("mtx_skew.mtx");
     assert!(g.is_directed());
     assert_eq!(g.out().offsets(), &[0, 1, 3, 4]);
     assert_eq!(g.out().targets(), &[1, 0, 2, 1]);
@@ -117,16 +82,10 @@ fn integer_field_narrows_to_i32_only_when_everything_fits() {
         g.out().weights(),
         &Weights::I64(vec![3000000000, -1].into())
     );
-    let forced = ReadOptions {
-        weight_type: Some(WeightType::I64),
-        ..Default::default()
-    };
+    let forced = weight_type(Some(WeightType::I64));
     let g = read_with(&format!("{head}1 2 5\n2 1 -1\n"), &forced).unwrap();
     assert_eq!(g.out().weights(), &Weights::I64(vec![5, -1].into()));
-    let forced = ReadOptions {
-        weight_type: Some(WeightType::F64),
-        ..Default::default()
-    };
+    let forced = weight_type(Some(WeightType::F64));
     let g = read_with(&format!("{head}1 2 5\n2 1 -1\n"), &forced).unwrap();
     assert_eq!(f64s(&g), vec![5.0, -1.0]);
 }
@@ -136,16 +95,10 @@ fn real_field_honours_forced_types() {
     let text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 2.0\n2 1 -3e0\n";
     let g = read_str(text).unwrap();
     assert_eq!(f64s(&g), vec![2.0, -3.0]);
-    let as_i32 = ReadOptions {
-        weight_type: Some(WeightType::I32),
-        ..Default::default()
-    };
+    let as_i32 = weight_type(Some(WeightType::I32));
     let g = read_with(text, &as_i32).unwrap();
     assert_eq!(i32s(&g), vec![2, -3]);
-    let as_f32 = ReadOptions {
-        weight_type: Some(WeightType::F32),
-        ..Default::default()
-    };
+    let as_f32 = weight_type(Some(WeightType::F32));
     let g = read_with(
         "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 0.1\n",
         &as_f32,
@@ -177,20 +130,14 @@ fn symmetric_file_listing_both_triangles_gives_a_multi_edge() {
     assert_eq!(g.out().offsets(), &[0, 2, 4]);
     assert_eq!(g.out().targets(), &[1, 1, 0, 0]);
     assert_eq!(g.num_edges(), 2);
-    let drop = ReadOptions {
-        duplicates: Duplicates::Drop,
-        ..Default::default()
-    };
+    let drop = duplicates(Duplicates::Drop);
     let g = read_with(text, &drop).unwrap();
     assert_eq!(g.out().targets(), &[1, 0]);
 }
 
 #[test]
 fn undirected_option_overrides_general() {
-    let opts = ReadOptions {
-        undirected: true,
-        ..Default::default()
-    };
+    let opts = undirected();
     let g = read_with(
         "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 3 4\n",
         &opts,
@@ -204,34 +151,9 @@ fn undirected_option_overrides_general() {
 
 // ---------------------------------------------------------------- round trips
 
-fn edges(n: u64, e: &[(u32, u32)], w: Weights) -> EdgeList {
-    let mut el = EdgeList::new(
-        n,
-        e.iter().map(|x| x.0).collect(),
-        e.iter().map(|x| x.1).collect(),
-        w,
-    )
-    .unwrap();
-    el.ids = VertexIds::Base(1);
-    el
-}
-
-fn build(el: &EdgeList, directed: bool) -> Graph {
-    el.build(&BuildOptions {
-        directed,
-        ..Default::default()
-    })
-    .unwrap()
-}
-
 /// Writes `g` as `.mtx` in a temporary folder and reads it back with `opts`.
 fn round_trip_with(g: &Graph, opts: &ReadOptions) -> (Graph, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("g.mtx");
-    let f = io::write(g, &path, &WriteOptions::default(), &NoProgress).unwrap();
-    assert_eq!(f, Format::Mtx);
-    let text = std::fs::read_to_string(&path).unwrap();
-    (io::read(&path, opts, &NoProgress).unwrap(), text)
+    common::round_trip(g, "mtx", opts)
 }
 
 fn round_trip(g: &Graph) -> (Graph, String) {
@@ -241,8 +163,9 @@ fn round_trip(g: &Graph) -> (Graph, String) {
 /// Loops, a multi-edge with different weights, an isolated vertex (5).
 const MIXED: &[(u32, u32)] = &[(0, 1), (3, 3), (2, 0), (0, 1), (1, 2), (3, 0), (2, 2)];
 
-#[test]
-fn round_trip_directed_every_weight_type() {
+/// Round-trips the `MIXED` graph, directed or not, with every weight type; the file must
+/// have the `symmetry` and list 7 entries.
+fn round_trip_every_weight_type(directed: bool, symmetry: &str) {
     let n = 6;
     let weights = [
         Weights::None,
@@ -251,31 +174,23 @@ fn round_trip_directed_every_weight_type() {
         Weights::F64(vec![0.1, -1e300, 7.0, 1.0 / 3.0, 0.0, 5e-324, 2.5].into()),
     ];
     for w in weights {
-        let g = build(&edges(n, MIXED, w.clone()), true);
+        let g = one_based(graph(n, MIXED, w.clone(), directed));
         let (back, text) = round_trip(&g);
         assert_eq!(back, g, "weights {:?}\n{text}", w.weight_type());
-        assert!(text.contains(" general\n"), "{text}");
+        assert!(text.contains(&format!(" {symmetry}\n")), "{text}");
+        // Seven arcs, or seven edges each written once.
         assert!(text.contains("\n6 6 7\n"), "{text}");
     }
 }
 
 #[test]
+fn round_trip_directed_every_weight_type() {
+    round_trip_every_weight_type(true, "general");
+}
+
+#[test]
 fn round_trip_undirected_every_weight_type() {
-    let n = 6;
-    let weights = [
-        Weights::None,
-        Weights::I32(vec![5, -1, 7, 2, 0, i32::MIN, i32::MAX].into()),
-        Weights::I64(vec![5, -1, 7, 1 << 40, 0, i64::MIN, i64::MAX].into()),
-        Weights::F64(vec![0.1, -1e300, 7.0, 1.0 / 3.0, 0.0, 5e-324, 2.5].into()),
-    ];
-    for w in weights {
-        let g = build(&edges(n, MIXED, w.clone()), false);
-        let (back, text) = round_trip(&g);
-        assert_eq!(back, g, "weights {:?}\n{text}", w.weight_type());
-        assert!(text.contains(" symmetric\n"), "{text}");
-        // Seven edges, each written once.
-        assert!(text.contains("\n6 6 7\n"), "{text}");
-    }
+    round_trip_every_weight_type(false, "symmetric");
 }
 
 #[test]
@@ -285,10 +200,12 @@ fn round_trip_a_vertex_of_huge_degree() {
     let e: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let w: Vec<f64> = (1..=leaves).map(|x| x as f64 / 8.0).collect();
     for directed in [true, false] {
-        let g = build(
-            &edges(leaves as u64 + 1, &e, Weights::F64(w.clone().into())),
+        let g = one_based(graph(
+            leaves as u64 + 1,
+            &e,
+            Weights::F64(w.clone().into()),
             directed,
-        );
+        ));
         let (back, text) = round_trip(&g);
         assert_eq!(back, g);
         assert_eq!(text.lines().count(), 3 + leaves as usize);
@@ -297,14 +214,12 @@ fn round_trip_a_vertex_of_huge_degree() {
 
 #[test]
 fn undirected_edges_are_written_once_in_the_lower_triangle() {
-    let g = build(
-        &edges(
-            3,
-            &[(0, 1), (2, 1), (2, 2)],
-            Weights::I32(vec![4, 5, 6].into()),
-        ),
+    let g = one_based(graph(
+        3,
+        &[(0, 1), (2, 1), (2, 2)],
+        Weights::I32(vec![4, 5, 6].into()),
         false,
-    );
+    ));
     let (_, text) = round_trip(&g);
     let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('%')).collect();
     assert_eq!(body, vec!["3 3 3", "2 1 4", "3 2 5", "3 3 6"]);
@@ -314,48 +229,38 @@ fn undirected_edges_are_written_once_in_the_lower_triangle() {
 
 #[test]
 fn round_trip_narrows_small_i64_and_widens_f32() {
-    let g = build(
-        &edges(3, &[(0, 1), (1, 2)], Weights::I64(vec![4, -5].into())),
+    let g = one_based(graph(
+        3,
+        &[(0, 1), (1, 2)],
+        Weights::I64(vec![4, -5].into()),
         true,
-    );
+    ));
     let (back, _) = round_trip(&g);
     assert_eq!(i32s(&back), vec![4, -5]);
-    let as_i64 = ReadOptions {
-        weight_type: Some(WeightType::I64),
-        ..Default::default()
-    };
+    let as_i64 = weight_type(Some(WeightType::I64));
     assert_eq!(round_trip_with(&g, &as_i64).0, g);
 
-    let g = build(
-        &edges(
-            3,
-            &[(0, 1), (1, 2)],
-            Weights::F32(vec![0.1, -3.25e38].into()),
-        ),
+    let g = one_based(graph(
+        3,
+        &[(0, 1), (1, 2)],
+        Weights::F32(vec![0.1, -3.25e38].into()),
         true,
-    );
+    ));
     let (back, text) = round_trip(&g);
     assert!(text.contains("1 2 0.1\n"), "{text}");
     assert_eq!(back.weight_type(), WeightType::F64);
-    let as_f32 = ReadOptions {
-        weight_type: Some(WeightType::F32),
-        ..Default::default()
-    };
+    let as_f32 = weight_type(Some(WeightType::F32));
     assert_eq!(round_trip_with(&g, &as_f32).0, g);
 }
 
 #[test]
 fn round_trip_empty_graphs() {
     for directed in [true, false] {
-        let g = Graph::empty(0, directed)
-            .with_ids(VertexIds::Base(1))
-            .unwrap();
+        let g = one_based(Graph::empty(0, directed));
         let (back, text) = round_trip(&g);
         assert_eq!(back, g);
         assert!(text.ends_with("\n0 0 0\n"), "{text}");
-        let g = Graph::empty(5, directed)
-            .with_ids(VertexIds::Base(1))
-            .unwrap();
+        let g = one_based(Graph::empty(5, directed));
         let (back, text) = round_trip(&g);
         assert_eq!(back, g);
         assert_eq!(back.num_vertices(), 5);
@@ -365,13 +270,10 @@ fn round_trip_empty_graphs() {
 
 #[test]
 fn renumbered_ids_are_noted_and_read_back_as_1_to_n() {
-    let g = build(&edges(3, &[(0, 2), (1, 0)], Weights::None), true)
+    let g = graph(3, &[(0, 2), (1, 0)], Weights::None, true)
         .with_ids(VertexIds::Map(vec![10, 20, 30].into()))
         .unwrap();
-    let (back, text) = round_trip(&g);
-    assert!(text.contains("% vertex ids were renumbered 1..n"), "{text}");
-    assert_eq!(back.ids(), &VertexIds::Base(1));
-    assert_eq!(back.out(), g.out());
+    common::assert_renumbering_noted(&g, "mtx", "% vertex ids were renumbered 1..n");
 }
 
 // ---------------------------------------------------------------- malformed inputs
@@ -516,10 +418,7 @@ fn bad_entries_name_their_line() {
         3,
         &["expected an integer value"],
     );
-    let as_i32 = ReadOptions {
-        weight_type: Some(WeightType::I32),
-        ..Default::default()
-    };
+    let as_i32 = weight_type(Some(WeightType::I32));
     assert_parse_error(
         read_with(&format!("{integer}1 2 3000000000\n"), &as_i32),
         3,
@@ -667,14 +566,9 @@ proptest::proptest! {
             0..6,
         ),
     ) {
-        let mut text = format!("{banner}\n");
-        for l in &lines {
-            text.push_str(&l.join(" "));
-            text.push('\n');
-        }
+        let text = common::token_text(banner, &lines);
         if let Ok(g) = read_str(&text) {
-            let (d, csr, ids) = g.into_parts();
-            proptest::prop_assert!(Graph::from_parts(d, csr, ids).is_ok());
+            proptest::prop_assert!(common::is_valid(g));
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Tests of the `.wg` binary format: golden bytes, round trips, memory mapping, and every
 //! kind of corruption or crafted input being refused without a panic.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use warpgraph::io::wg;
@@ -313,7 +315,7 @@ fn round_trips_every_kind_of_graph() {
     ];
     let mut k = 0;
     for directed in [true, false] {
-        for wt in WeightType::ALL {
+        for &wt in WeightType::ALL {
             for ids in &id_kinds {
                 let g = small_graph(directed, wt, ids.clone());
                 let p = save(&g, dir.path(), &format!("g{k}.wg"));
@@ -379,12 +381,7 @@ fn empty_and_arcless_graphs_round_trip() {
 /// A pseudo-random graph large enough for page-aligned, multi-chunk sections.
 fn big_graph(n: u32, m: usize, directed: bool) -> Graph {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = || common::xorshift(&mut x);
     let mut src = Vec::with_capacity(m);
     let mut dst = Vec::with_capacity(m);
     let mut w = Vec::with_capacity(m);
@@ -818,12 +815,7 @@ fn writer_refuses_unreadable_id_maps() {
 fn random_mutations_never_panic() {
     let good = full_file();
     let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = move || common::xorshift(&mut x);
     for _ in 0..3000 {
         let mut b = good.clone();
         let edits = 1 + next() % 4;

@@ -134,7 +134,7 @@ enum Kind {
     },
 }
 
-fn parse_weights(s: &str) -> Result<WeightSpec, String> {
+pub fn parse_weights(s: &str) -> Result<WeightSpec, String> {
     match s {
         "none" => Ok(WeightSpec::None),
         "float" => Ok(WeightSpec::Float),

@@ -1,6 +1,12 @@
 //! One module per command.
 
+pub mod apsp;
+pub mod bench;
+pub mod bfs;
+pub mod common;
 pub mod convert;
 pub mod demo;
 pub mod generate;
 pub mod info;
+pub mod mst;
+pub mod sssp;

@@ -15,6 +15,7 @@
 
 use rayon::prelude::*;
 
+use super::rng::Rng;
 use super::weights::WeightDraw;
 use crate::error::{Error, Result};
 use crate::graph::{BuildOptions, EdgeList, Graph, VertexIds};
@@ -107,6 +108,56 @@ pub(crate) trait BlockGen: Sync {
     }
     /// Emits block `b`'s arcs. Must emit the same arcs, in the same order, every time.
     fn run<S: Sink<<Self::W as WeightDraw>::T>>(&self, b: u64, sink: &mut S);
+}
+
+/// Draws the endpoints of independent random edges.
+pub(crate) trait EdgeSampler: Sync {
+    /// The endpoints `(u, v)` of the next edge, drawn from `rng`.
+    fn sample(&self, rng: &mut Rng) -> (u32, u32);
+}
+
+/// A generator of `edges` independent edges drawn by `sampler`: its blocks are [`BLOCK`]
+/// consecutive edge indices, and block `b` draws from its own stream
+/// `Rng::for_block(seed, stream, b)` each edge's endpoints, then its weight.
+pub(crate) struct SampledEdges<S, W> {
+    pub(crate) sampler: S,
+    pub(crate) edges: u64,
+    pub(crate) seed: u64,
+    pub(crate) stream: u64,
+    pub(crate) weights: W,
+}
+
+impl<S, W> SampledEdges<S, W> {
+    fn block_range(&self, b: u64) -> (u64, u64) {
+        let start = b.saturating_mul(BLOCK).min(self.edges);
+        (start, start.saturating_add(BLOCK).min(self.edges))
+    }
+}
+
+impl<S: EdgeSampler, W: WeightDraw> BlockGen for SampledEdges<S, W> {
+    type W = W;
+
+    fn num_blocks(&self) -> u64 {
+        self.edges.div_ceil(BLOCK)
+    }
+
+    fn min_edges(&self) -> u64 {
+        self.edges
+    }
+
+    fn known_len(&self, b: u64) -> Option<u64> {
+        let (s, e) = self.block_range(b);
+        Some(e - s)
+    }
+
+    fn run<K: Sink<W::T>>(&self, b: u64, sink: &mut K) {
+        let (s, e) = self.block_range(b);
+        let mut rng = Rng::for_block(self.seed, self.stream, b);
+        for _ in s..e {
+            let (u, v) = self.sampler.sample(&mut rng);
+            sink.emit(u, v, || self.weights.draw(&mut rng));
+        }
+    }
 }
 
 /// Sizes of the finished graph, for the memory check made before the edge arrays exist.

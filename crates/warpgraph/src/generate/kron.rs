@@ -29,9 +29,8 @@
 //! assert_eq!(g.num_vertices(), 1024);
 //! ```
 
-use super::block::{BlockGen, Sink, BLOCK};
+use super::block::EdgeSampler;
 use super::rng::{hash3, Rng};
-use super::weights::WeightDraw;
 use super::{stream, validate_scale};
 use crate::error::{Error, Result};
 
@@ -143,15 +142,11 @@ impl Scramble {
     }
 }
 
-/// The Kronecker / R-MAT block generator.
-pub(crate) struct Kron<W> {
+/// The Kronecker / R-MAT edge sampler (run by [`SampledEdges`](super::block::SampledEdges)).
+pub(crate) struct Kron {
     pub(crate) scale: u32,
-    pub(crate) edges: u64,
     pub(crate) quadrants: Quadrants,
     pub(crate) scramble: Option<Scramble>,
-    pub(crate) seed: u64,
-    pub(crate) stream: u64,
-    pub(crate) weights: W,
 }
 
 /// Validates `scale`; returns `(n, m)` = `(2^scale, edge_factor * 2^scale)`.
@@ -161,41 +156,16 @@ pub(crate) fn sizes(scale: u32, edge_factor: u32) -> Result<(u64, u64)> {
     Ok((n, n * u64::from(edge_factor)))
 }
 
-impl<W> Kron<W> {
-    fn block_range(&self, b: u64) -> (u64, u64) {
-        let start = b.saturating_mul(BLOCK).min(self.edges);
-        (start, start.saturating_add(BLOCK).min(self.edges))
-    }
-}
-
-impl<W: WeightDraw> BlockGen for Kron<W> {
-    type W = W;
-
-    fn num_blocks(&self) -> u64 {
-        self.edges.div_ceil(BLOCK)
-    }
-
-    fn min_edges(&self) -> u64 {
-        self.edges
-    }
-
-    fn known_len(&self, b: u64) -> Option<u64> {
-        let (s, e) = self.block_range(b);
-        Some(e - s)
-    }
-
-    fn run<S: Sink<W::T>>(&self, b: u64, sink: &mut S) {
-        let (s, e) = self.block_range(b);
-        let mut rng = Rng::for_block(self.seed, self.stream, b);
-        for _ in s..e {
-            let (mut u, mut v) = self.quadrants.sample(&mut rng, self.scale);
-            if let Some(p) = &self.scramble {
-                u = p.apply(u);
-                v = p.apply(v);
-            }
-            // u, v < 2^scale <= 2^31.
-            sink.emit(u as u32, v as u32, || self.weights.draw(&mut rng));
+impl EdgeSampler for Kron {
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> (u32, u32) {
+        let (mut u, mut v) = self.quadrants.sample(rng, self.scale);
+        if let Some(p) = &self.scramble {
+            u = p.apply(u);
+            v = p.apply(v);
         }
+        // u, v < 2^scale <= 2^31.
+        (u as u32, v as u32)
     }
 }
 

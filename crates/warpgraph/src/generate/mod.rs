@@ -56,7 +56,7 @@ use crate::error::{Error, Result};
 use crate::graph::{BuildOptions, Duplicates, Graph, SelfLoops, MAX_VERTICES};
 use crate::progress::{NoProgress, Progress};
 
-use block::{materialize, Plan};
+use block::{materialize, Plan, SampledEdges};
 use weights::{with_weight_draw, Draw};
 
 /// Random stream identifiers: every generator (and every use within one) hashes its own
@@ -219,8 +219,8 @@ pub fn generate_with(
             let quadrants = kron::Quadrants::graph500();
             let scramble = Some(kron::Scramble::new(scale, seed));
             with_weight_draw!(draw, weights => {
-                let g = kron::Kron { scale, edges, quadrants, scramble, seed,
-                    stream: stream::KRONECKER, weights };
+                let sampler = kron::Kron { scale, quadrants, scramble };
+                let g = SampledEdges { sampler, edges, seed, stream: stream::KRONECKER, weights };
                 materialize(&g, &plan(n), &build, progress)
             })
         }
@@ -234,15 +234,16 @@ pub fn generate_with(
             let quadrants = kron::Quadrants::new(a, b, c)?;
             let (n, edges) = kron::sizes(scale, edge_factor)?;
             with_weight_draw!(draw, weights => {
-                let g = kron::Kron { scale, edges, quadrants, scramble: None, seed,
-                    stream: stream::RMAT, weights };
+                let sampler = kron::Kron { scale, quadrants, scramble: None };
+                let g = SampledEdges { sampler, edges, seed, stream: stream::RMAT, weights };
                 materialize(&g, &plan(n), &build, progress)
             })
         }
         Generator::Uniform { vertices, edges } => {
             urand::validate(vertices)?;
             with_weight_draw!(draw, weights => {
-                let g = urand::Uniform { vertices, edges, seed, weights };
+                let sampler = urand::Uniform { vertices };
+                let g = SampledEdges { sampler, edges, seed, stream: stream::UNIFORM, weights };
                 materialize(&g, &plan(vertices), &build, progress)
             })
         }

@@ -17,19 +17,14 @@
 //! assert!(g.num_arcs() <= 500);
 //! ```
 
-use super::block::{BlockGen, Sink, BLOCK};
+use super::block::EdgeSampler;
 use super::rng::Rng;
-use super::stream;
-use super::weights::WeightDraw;
 use crate::error::{Error, Result};
 use crate::graph::MAX_VERTICES;
 
-/// The uniform block generator.
-pub(crate) struct Uniform<W> {
+/// The uniform edge sampler (run by [`SampledEdges`](super::block::SampledEdges)).
+pub(crate) struct Uniform {
     pub(crate) vertices: u64,
-    pub(crate) edges: u64,
-    pub(crate) seed: u64,
-    pub(crate) weights: W,
 }
 
 /// Validates the vertex count: at least 1, at most [`MAX_VERTICES`].
@@ -49,37 +44,12 @@ pub(crate) fn validate(vertices: u64) -> Result<()> {
     Ok(())
 }
 
-impl<W> Uniform<W> {
-    fn block_range(&self, b: u64) -> (u64, u64) {
-        let start = b.saturating_mul(BLOCK).min(self.edges);
-        (start, start.saturating_add(BLOCK).min(self.edges))
-    }
-}
-
-impl<W: WeightDraw> BlockGen for Uniform<W> {
-    type W = W;
-
-    fn num_blocks(&self) -> u64 {
-        self.edges.div_ceil(BLOCK)
-    }
-
-    fn min_edges(&self) -> u64 {
-        self.edges
-    }
-
-    fn known_len(&self, b: u64) -> Option<u64> {
-        let (s, e) = self.block_range(b);
-        Some(e - s)
-    }
-
-    fn run<S: Sink<W::T>>(&self, b: u64, sink: &mut S) {
-        let (s, e) = self.block_range(b);
-        let mut rng = Rng::for_block(self.seed, stream::UNIFORM, b);
-        for _ in s..e {
-            // Both are below `vertices` <= MAX_VERTICES < 2^32.
-            let u = rng.below(self.vertices) as u32;
-            let v = rng.below(self.vertices) as u32;
-            sink.emit(u, v, || self.weights.draw(&mut rng));
-        }
+impl EdgeSampler for Uniform {
+    #[inline]
+    fn sample(&self, rng: &mut Rng) -> (u32, u32) {
+        // Both are below `vertices` <= MAX_VERTICES < 2^32.
+        let u = rng.below(self.vertices) as u32;
+        let v = rng.below(self.vertices) as u32;
+        (u, v)
     }
 }

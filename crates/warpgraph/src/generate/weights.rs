@@ -40,41 +40,26 @@ impl WeightDraw for NoWeight {
     }
 }
 
-/// Uniform `i32` in `lo..=hi`.
+/// Uniform integers in `lo..=hi`, stored as `T` (`i32` or `i64`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct IntWeight32 {
-    lo: i32,
-    hi: i32,
+pub(crate) struct IntWeight<T> {
+    lo: T,
+    hi: T,
 }
 
-impl WeightDraw for IntWeight32 {
-    type T = i32;
-    const BYTES: u64 = 4;
+impl<T> WeightDraw for IntWeight<T>
+where
+    T: Copy + Default + Send + Sync + Into<i64> + TryFrom<i64>,
+    Weights: From<Vec<T>>,
+{
+    type T = T;
+    const BYTES: u64 = std::mem::size_of::<T>() as u64;
     #[inline]
-    fn draw(&self, rng: &mut Rng) -> i32 {
-        // The result lies in lo..=hi, so it fits in i32.
-        rng.range_i64(i64::from(self.lo), i64::from(self.hi)) as i32
+    fn draw(&self, rng: &mut Rng) -> T {
+        // The result lies in lo..=hi, so it fits in T and the fallback is never taken.
+        T::try_from(rng.range_i64(self.lo.into(), self.hi.into())).unwrap_or(self.lo)
     }
-    fn into_weights(v: Vec<i32>) -> Weights {
-        Weights::from(v)
-    }
-}
-
-/// Uniform `i64` in `lo..=hi`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct IntWeight64 {
-    lo: i64,
-    hi: i64,
-}
-
-impl WeightDraw for IntWeight64 {
-    type T = i64;
-    const BYTES: u64 = 8;
-    #[inline]
-    fn draw(&self, rng: &mut Rng) -> i64 {
-        rng.range_i64(self.lo, self.hi)
-    }
-    fn into_weights(v: Vec<i64>) -> Weights {
+    fn into_weights(v: Vec<T>) -> Weights {
         Weights::from(v)
     }
 }
@@ -101,9 +86,9 @@ pub(crate) enum Draw {
     /// Unweighted.
     None(NoWeight),
     /// `i32` integers.
-    I32(IntWeight32),
+    I32(IntWeight<i32>),
     /// `i64` integers.
-    I64(IntWeight64),
+    I64(IntWeight<i64>),
     /// `f64` floats.
     F64(FloatWeight),
 }
@@ -122,8 +107,8 @@ impl Draw {
                     )));
                 }
                 match (i32::try_from(lo), i32::try_from(hi)) {
-                    (Ok(lo), Ok(hi)) => Draw::I32(IntWeight32 { lo, hi }),
-                    _ => Draw::I64(IntWeight64 { lo, hi }),
+                    (Ok(lo), Ok(hi)) => Draw::I32(IntWeight { lo, hi }),
+                    _ => Draw::I64(IntWeight { lo, hi }),
                 }
             }
         })
@@ -167,7 +152,7 @@ mod tests {
 
     #[test]
     fn extreme_i32_range() {
-        let w = IntWeight32 {
+        let w = IntWeight::<i32> {
             lo: i32::MIN,
             hi: i32::MAX,
         };

@@ -22,7 +22,7 @@ mod weights;
 pub use buf::{Buf, Pod};
 pub(crate) use builder::named_enum;
 pub use builder::{BuildOptions, Duplicates, EdgeList, SelfLoops};
-pub use weights::{Weight, WeightType, Weights};
+pub use weights::{Distance, Weight, WeightType, Weights};
 
 use std::ops::Range;
 use std::sync::OnceLock;

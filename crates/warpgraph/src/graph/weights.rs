@@ -57,10 +57,53 @@ impl fmt::Display for WeightType {
     }
 }
 
+/// A path length: the sum of weights along a path.
+///
+/// Integer weights sum in `i64` and float weights in `f64`, so `i32` weights can never
+/// overflow (n < 2^32 arcs of at most 2^31 each); `i64` sums are checked.
+pub trait Distance: Copy + PartialOrd + Send + Sync + fmt::Debug + fmt::Display + 'static {
+    /// The empty path.
+    const ZERO: Self;
+    /// "Unreachable": larger than every finite distance.
+    const INFINITY: Self;
+    /// `self + other`, or `None` when the sum overflows (integers) or is not finite (floats).
+    fn checked_add(self, other: Self) -> Option<Self>;
+    /// The value as f64.
+    fn as_f64(self) -> f64;
+}
+
+impl Distance for i64 {
+    const ZERO: Self = 0;
+    const INFINITY: Self = i64::MAX;
+    #[inline]
+    fn checked_add(self, other: Self) -> Option<Self> {
+        i64::checked_add(self, other).filter(|&x| x != i64::MAX)
+    }
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Distance for f64 {
+    const ZERO: Self = 0.0;
+    const INFINITY: Self = f64::INFINITY;
+    #[inline]
+    fn checked_add(self, other: Self) -> Option<Self> {
+        Some(self + other).filter(|x| x.is_finite())
+    }
+    fn as_f64(self) -> f64 {
+        self
+    }
+}
+
 /// A numeric weight type usable in generic graph code.
 pub trait Weight: Pod + PartialOrd + fmt::Debug + fmt::Display {
     /// The matching [`WeightType`].
     const TYPE: WeightType;
+    /// The type path lengths are summed in.
+    type Dist: Distance;
+    /// The weight as a distance.
+    fn to_dist(self) -> Self::Dist;
     /// Whether the value is finite (always true for integers).
     fn is_finite_weight(self) -> bool;
     /// The value as f64 (for statistics and display).
@@ -75,6 +118,11 @@ macro_rules! int_weight {
     ($t:ty, $wt:expr, $v:ident) => {
         impl Weight for $t {
             const TYPE: WeightType = $wt;
+            type Dist = i64;
+            #[inline]
+            fn to_dist(self) -> i64 {
+                i64::from(self)
+            }
             fn slice_of(w: &Weights) -> Option<&[Self]> {
                 match w {
                     Weights::$v(x) => Some(x),
@@ -97,6 +145,11 @@ macro_rules! float_weight {
     ($t:ty, $wt:expr, $v:ident) => {
         impl Weight for $t {
             const TYPE: WeightType = $wt;
+            type Dist = f64;
+            #[inline]
+            fn to_dist(self) -> f64 {
+                f64::from(self)
+            }
             fn slice_of(w: &Weights) -> Option<&[Self]> {
                 match w {
                     Weights::$v(x) => Some(x),

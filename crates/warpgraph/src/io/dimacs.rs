@@ -46,8 +46,9 @@ use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 
-use super::edgelist::{check_weight_count, put, write_arc_lines};
-use super::text::{self, At, Fields, WeightCol, WeightParser};
+use super::text::{
+    self, check_weight_count, put, write_arc_lines, ArcSet, At, Fields, WeightCol, WeightParser,
+};
 use super::{ReadContext, WriteContext};
 use crate::error::{Error, Result};
 use crate::graph::{EdgeList, Graph, VertexIds, WeightType, MAX_VERTICES};
@@ -92,18 +93,8 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
             ),
         ));
     }
-    let mut srcs = Vec::with_capacity(parts.len());
-    let mut dsts = Vec::with_capacity(parts.len());
-    let mut cols = Vec::with_capacity(parts.len());
-    for a in parts {
-        srcs.push(a.src);
-        dsts.push(a.dst);
-        cols.push(a.weights);
-    }
-    let src = text::concat(&srcs);
-    drop(srcs);
-    let dst = text::concat(&dsts);
-    drop(dsts);
+    let (src, dst, cols) =
+        text::join_arcs(parts.into_iter().map(|a| (a.src, a.dst, Some(a.weights))));
     let weights = wp.finish(cols);
     let edges = EdgeList {
         num_vertices: p.n,
@@ -344,24 +335,27 @@ pub fn write(g: &Graph, out: &mut dyn Write, cx: &WriteContext<'_>) -> Result<()
     }
     head.push_str(&format!("p sp {n} {m}\n"));
     out.write_all(head.as_bytes()).map_err(|e| cx.io_error(e))?;
-    let ends = |buf: &mut Vec<u8>, u: u32, v: u32| {
+    // "a <tail> " once per row, then "<head> <weight>\n" per arc.
+    let tail = |buf: &mut Vec<u8>, u: u32| {
         buf.extend_from_slice(b"a ");
         put(buf, u as u64 + 1);
         buf.push(b' ');
+    };
+    let head = |buf: &mut Vec<u8>, v: u32| {
         put(buf, v as u64 + 1);
         buf.push(b' ');
     };
+    let set = ArcSet::All;
     with_weights!(weights,
-    w => write_arc_lines(g, out, cx, false, |buf, u, v, i| {
-        ends(buf, u, v);
+    w => write_arc_lines(g, out, cx, "writing", set, tail, |buf, v, i| {
+        head(buf, v);
         put(buf, w[i]);
         buf.push(b'\n');
     }),
-    none => write_arc_lines(g, out, cx, false, |buf, u, v, _| {
-        ends(buf, u, v);
+    none => write_arc_lines(g, out, cx, "writing", set, tail, |buf, v, _| {
+        head(buf, v);
         buf.extend_from_slice(b"1\n");
-    }))?;
-    Ok(())
+    }))
 }
 
 /// Reads a `.ss` source file: the file ids of the sources, in order, as written.

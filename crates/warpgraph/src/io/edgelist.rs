@@ -55,7 +55,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::text::{self, At, Fields, WeightCol, WeightParser};
+use super::text::{
+    self, check_weight_count, put, write_arc_lines, ArcSet, At, Fields, WeightCol, WeightParser,
+};
 use super::{Format, IdMode, ReadContext, WriteContext};
 use crate::error::{Error, Result};
 use crate::graph::{BuildOptions, EdgeList, Graph, VertexIds, WeightType, Weights, MAX_VERTICES};
@@ -578,157 +580,29 @@ pub fn write(g: &Graph, format: Format, out: &mut dyn Write, cx: &WriteContext<'
             .map_err(|e| cx.io_error(e))?;
     }
     let ids = g.ids();
-    let upper = !g.is_directed();
-    let ends = |buf: &mut Vec<u8>, u: u32, v: u32| {
+    let set = if g.is_directed() {
+        ArcSet::All
+    } else {
+        ArcSet::Upper
+    };
+    // "<u><sep>" once per row, then "<v>[<sep><w>]\n" per arc.
+    let source = |buf: &mut Vec<u8>, u: u32| {
         put(buf, ids.external(u));
         buf.push(sep);
-        put(buf, ids.external(v));
     };
     if !weighted {
-        write_arc_lines(g, out, cx, upper, |buf, u, v, _| {
-            ends(buf, u, v);
+        return write_arc_lines(g, out, cx, "writing", set, source, |buf, v, _| {
+            put(buf, ids.external(v));
             buf.push(b'\n');
-        })?;
-        return Ok(());
+        });
     }
     check_weight_count(g)?;
     with_weights!(weights,
-        w => write_arc_lines(g, out, cx, upper, |buf, u, v, i| {
-            ends(buf, u, v);
+        w => write_arc_lines(g, out, cx, "writing", set, source, |buf, v, i| {
+            put(buf, ids.external(v));
             buf.push(sep);
             put(buf, w[i]);
             buf.push(b'\n');
         }),
-        none => Ok(0))?;
-    Ok(())
-}
-
-/// Numbers that can be appended to a byte buffer as text: integers by `itoa`, floats by
-/// `ryu` (the shortest text that reads back to the same value).
-pub(crate) trait PutNum: Copy {
-    /// Appends the number's text to `buf`.
-    fn put_to(self, buf: &mut Vec<u8>);
-}
-
-macro_rules! put_int {
-    ($($t:ty),*) => {$(
-        impl PutNum for $t {
-            #[inline]
-            fn put_to(self, buf: &mut Vec<u8>) {
-                buf.extend_from_slice(itoa::Buffer::new().format(self).as_bytes());
-            }
-        }
-    )*};
-}
-put_int!(u32, u64, i32, i64);
-
-macro_rules! put_float {
-    ($($t:ty),*) => {$(
-        impl PutNum for $t {
-            #[inline]
-            fn put_to(self, buf: &mut Vec<u8>) {
-                buf.extend_from_slice(ryu::Buffer::new().format(self).as_bytes());
-            }
-        }
-    )*};
-}
-put_float!(f32, f64);
-
-/// Appends a number's text to `buf`.
-#[inline]
-pub(crate) fn put<N: PutNum>(buf: &mut Vec<u8>, x: N) {
-    x.put_to(buf);
-}
-
-/// Checks that a weighted graph has one weight per arc, so writers may index weights by
-/// arc number.
-pub(crate) fn check_weight_count(g: &Graph) -> Result<()> {
-    let w = g.out().weights();
-    if w.weight_type() != WeightType::None && w.len() as u64 != g.num_arcs() {
-        return Err(Error::InvalidArgument(format!(
-            "the graph has {} weights for {} arcs",
-            w.len(),
-            g.num_arcs()
-        )));
-    }
-    Ok(())
-}
-
-/// Arcs per formatting block.
-const BLOCK_ARCS: usize = 1 << 16;
-
-/// Writes one line per arc of `g` (only arcs `u -> v` with `u <= v` when `upper`), formatted
-/// by `line(buf, u, v, arc index)` in parallel blocks of arcs and written in order.
-/// Reports progress in arcs. Returns the number of lines written.
-///
-/// Blocks are ranges of arcs, not of rows, so a vertex of huge degree is split too; memory
-/// stays at a few blocks per thread whatever the graph.
-pub(crate) fn write_arc_lines<F>(
-    g: &Graph,
-    out: &mut dyn Write,
-    cx: &WriteContext<'_>,
-    upper: bool,
-    line: F,
-) -> Result<u64>
-where
-    F: Fn(&mut Vec<u8>, u32, u32, usize) + Sync,
-{
-    let off = g.out().offsets();
-    let tgt = g.out().targets();
-    let m = tgt.len();
-    let blocks = m.div_ceil(BLOCK_ARCS);
-    let wave = 4 * rayon::current_num_threads().max(1);
-    cx.progress.begin("writing", m as u64);
-    let mut written = 0u64;
-    let mut b = 0;
-    while b < blocks {
-        let end = (b + wave).min(blocks);
-        let bufs: Vec<(Vec<u8>, u64)> = (b..end)
-            .into_par_iter()
-            .map(|k| {
-                let r = k * BLOCK_ARCS..((k + 1) * BLOCK_ARCS).min(m);
-                format_block(off, tgt, r, upper, &line)
-            })
-            .collect();
-        for (buf, lines) in &bufs {
-            out.write_all(buf).map_err(|e| cx.io_error(e))?;
-            written += lines;
-        }
-        cx.progress
-            .advance(((end * BLOCK_ARCS).min(m) - b * BLOCK_ARCS) as u64);
-        b = end;
-    }
-    cx.progress.finish();
-    Ok(written)
-}
-
-/// Formats arcs `r` (see [`write_arc_lines`]); returns the text and its line count.
-fn format_block<F>(
-    off: &[u64],
-    tgt: &[u32],
-    r: Range<usize>,
-    upper: bool,
-    line: &F,
-) -> (Vec<u8>, u64)
-where
-    F: Fn(&mut Vec<u8>, u32, u32, usize),
-{
-    let mut buf = Vec::with_capacity(r.len() * 24);
-    let mut lines = 0;
-    // The row holding arc r.start: the last vertex whose first arc is at or before it.
-    // Offsets run from 0 to m > r.start, so that vertex exists and u + 1 <= n.
-    let mut u = off
-        .partition_point(|&o| o <= r.start as u64)
-        .saturating_sub(1);
-    for (i, &v) in tgt.iter().enumerate().take(r.end).skip(r.start) {
-        while off.get(u + 1).is_some_and(|&o| o <= i as u64) {
-            u += 1;
-        }
-        if upper && (v as usize) < u {
-            continue;
-        }
-        line(&mut buf, u as u32, v, i);
-        lines += 1;
-    }
-    (buf, lines)
+        none => Ok(()))
 }

@@ -50,8 +50,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::mtx::{ids_comment, write_row_blocks};
-use super::text::{self, At, Fields, WeightCol, WeightParser};
+use super::mtx::ids_comment;
+use super::text::{self, put, write_row_blocks, At, Fields, PutNum, WeightCol, WeightParser};
 use super::{ReadContext, WriteContext};
 use crate::error::{Error, Result};
 use crate::graph::{
@@ -579,14 +579,8 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
         )));
     }
 
-    let mut src_parts = Vec::with_capacity(parts.len());
-    let mut dst_parts = Vec::with_capacity(parts.len());
-    let mut weight_parts = Vec::with_capacity(parts.len());
-    for p in parts {
-        src_parts.push(p.src);
-        dst_parts.push(p.dst);
-        weight_parts.extend(p.weights);
-    }
+    let (src, dst, mut weight_parts) =
+        text::join_arcs(parts.into_iter().map(|p| (p.src, p.dst, p.weights)));
     let weights = if h.edge_weights {
         if weight_parts.is_empty() {
             weight_parts.push(WeightCol::Int(Vec::new()));
@@ -595,8 +589,6 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
     } else {
         Weights::None
     };
-    let (src, dst) = rayon::join(|| text::concat(&src_parts), || text::concat(&dst_parts));
-    drop((src_parts, dst_parts));
     let edges = EdgeList {
         num_vertices: h.n,
         src,
@@ -642,7 +634,7 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
 
 /// Writes arcs `arcs` of vertex `u`'s line (1-based neighbours, each followed by its
 /// weight), and the newline when `ends` says the line ends here.
-fn format_piece<W: itoa::Integer + Copy>(
+fn format_piece<W: PutNum>(
     csr: &Csr,
     w: Option<&[W]>,
     u: usize,
@@ -652,16 +644,15 @@ fn format_piece<W: itoa::Integer + Copy>(
 ) {
     let (off, t) = (csr.offsets(), csr.targets());
     let row_start = off[u] as usize;
-    let mut ib = itoa::Buffer::new();
     for i in arcs {
         let Some(&v) = t.get(i) else { break };
         if i > row_start {
             buf.push(b' ');
         }
-        buf.extend_from_slice(ib.format(v as u64 + 1).as_bytes());
+        put(buf, v as u64 + 1);
         if let Some(&x) = w.and_then(|w| w.get(i)) {
             buf.push(b' ');
-            buf.extend_from_slice(ib.format(x).as_bytes());
+            put(buf, x);
         }
     }
     if ends {

@@ -46,12 +46,10 @@
 use std::io::Write;
 use std::ops::Range;
 
-use rayon::prelude::*;
-
-use super::text::{self, At, Fields, WeightCol, WeightParser};
+use super::text::{self, put, write_arc_lines, ArcSet, At, Fields, WeightCol, WeightParser};
 use super::{ReadContext, WriteContext};
 use crate::error::Result;
-use crate::graph::{EdgeList, Graph, VertexIds, Weight, WeightType, MAX_VERTICES};
+use crate::graph::{EdgeList, Graph, VertexIds, WeightType, MAX_VERTICES};
 use crate::with_weights;
 
 /// The FIELD of the banner.
@@ -479,14 +477,8 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
         )));
     }
 
-    let mut src_parts = Vec::with_capacity(parts.len());
-    let mut dst_parts = Vec::with_capacity(parts.len());
-    let mut cols_parts = Vec::with_capacity(parts.len());
-    for p in parts {
-        src_parts.push(p.src);
-        dst_parts.push(p.dst);
-        cols_parts.extend(p.values);
-    }
+    let (src, dst, mut cols_parts) =
+        text::join_arcs(parts.into_iter().map(|p| (p.src, p.dst, p.values)));
     let weights = if field == Field::Pattern {
         crate::Weights::None
     } else {
@@ -499,8 +491,6 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
         }
         .finish(cols_parts)
     };
-    let (src, dst) = rayon::join(|| text::concat(&src_parts), || text::concat(&dst_parts));
-    drop((src_parts, dst_parts));
     let edges = EdgeList {
         num_vertices: rows,
         src,
@@ -509,108 +499,6 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
         ids: VertexIds::Base(1),
     };
     cx.build(edges, symmetry != Symmetry::Symmetric)
-}
-
-/// A number that can be written as text.
-trait Num: Copy {
-    fn put(self, buf: &mut Vec<u8>);
-}
-
-macro_rules! int_num {
-    ($($t:ty),*) => {$(
-        impl Num for $t {
-            #[inline]
-            fn put(self, buf: &mut Vec<u8>) {
-                buf.extend_from_slice(itoa::Buffer::new().format(self).as_bytes());
-            }
-        }
-    )*};
-}
-macro_rules! float_num {
-    ($($t:ty),*) => {$(
-        impl Num for $t {
-            #[inline]
-            fn put(self, buf: &mut Vec<u8>) {
-                buf.extend_from_slice(ryu::Buffer::new().format(self).as_bytes());
-            }
-        }
-    )*};
-}
-int_num!(u32, u64, i32, i64);
-float_num!(f32, f64);
-
-/// Arcs plus row ends handled per formatting block.
-const BLOCK_COST: u64 = 1 << 16;
-
-/// Formats the rows of a CSR with `offsets` in parallel blocks and writes the blocks in
-/// order to `out`, reporting arcs written to `cx.progress` under `phase`.
-///
-/// The rows are laid out as a sequence of positions: row `u`'s arcs, then one position for
-/// its end. Blocks are [`BLOCK_COST`] consecutive positions, so a block may start or stop
-/// inside a row: neither a vertex of huge degree nor a long run of empty rows makes a block
-/// large. Within a block `piece(u, arcs, ends_row, buf)` is called for each row it touches,
-/// in order, with the arc indices of `u` that fall in the block and whether `u`'s end does;
-/// it appends their text to `buf`. A few blocks per thread are in memory at once.
-pub(super) fn write_row_blocks<F>(
-    offsets: &[u64],
-    out: &mut dyn Write,
-    cx: &WriteContext<'_>,
-    phase: &str,
-    piece: F,
-) -> Result<()>
-where
-    F: Fn(usize, Range<usize>, bool, &mut Vec<u8>) + Sync,
-{
-    let n = offsets.len().saturating_sub(1);
-    let arcs_total = offsets.last().copied().unwrap_or(0);
-    let positions = arcs_total + n as u64;
-    // Row u occupies positions start(u)..start(u + 1), its end at start(u + 1) - 1.
-    let start = |r: usize| offsets[r] + r as u64;
-    let format_block = |b: u64| -> (Vec<u8>, u64) {
-        let p = b * BLOCK_COST;
-        let q = (p + BLOCK_COST).min(positions);
-        // The row holding position p: the last u < n with start(u) <= p.
-        let (mut lo, mut hi) = (0usize, n.saturating_sub(1));
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            if start(mid) <= p {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        let mut buf = Vec::with_capacity(BLOCK_COST as usize * 12);
-        let mut arcs = 0;
-        let mut u = lo;
-        while u < n && start(u) < q {
-            let uu = u as u64;
-            let a = offsets[u].max(p.saturating_sub(uu));
-            let e = offsets[u + 1].min(q.saturating_sub(uu)).max(a);
-            let end = offsets[u + 1] + uu;
-            arcs += e - a;
-            piece(u, a as usize..e as usize, p <= end && end < q, &mut buf);
-            u += 1;
-        }
-        (buf, arcs)
-    };
-    let blocks = positions.div_ceil(BLOCK_COST);
-    let wave = rayon::current_num_threads().max(1) as u64 * 4;
-    cx.progress.begin(phase, arcs_total);
-    let mut first = 0;
-    while first < blocks {
-        let last = (first + wave).min(blocks);
-        let texts: Vec<(Vec<u8>, u64)> = (first..last).into_par_iter().map(format_block).collect();
-        for (buf, arcs) in texts {
-            if let Err(e) = out.write_all(&buf) {
-                cx.progress.finish();
-                return Err(cx.io_error(e));
-            }
-            cx.progress.advance(arcs);
-        }
-        first = last;
-    }
-    cx.progress.finish();
-    Ok(())
 }
 
 /// A `%` comment line saying how the written ids relate to the graph's own, when they
@@ -624,37 +512,6 @@ pub(super) fn ids_comment(ids: &VertexIds) -> String {
         VertexIds::Map(_) => "% vertex ids were renumbered 1..n in increasing order of the \
                               original ids\n"
             .into(),
-    }
-}
-
-/// Writes the entries of arcs `arcs` of row `u`.
-fn format_entries<W: Weight + Num>(
-    g: &Graph,
-    w: Option<&[W]>,
-    u: usize,
-    arcs: Range<usize>,
-    buf: &mut Vec<u8>,
-) {
-    let t = g.out().targets();
-    let lower_only = !g.is_directed();
-    let mut ub = itoa::Buffer::new();
-    let mut ib = itoa::Buffer::new();
-    let su = ub.format(u as u64 + 1).as_bytes();
-    let first = arcs.start;
-    let Some(targets) = t.get(arcs) else { return };
-    for (k, &v) in targets.iter().enumerate() {
-        if lower_only && v as usize > u {
-            // Rows are sorted: the rest of the row is above the diagonal.
-            break;
-        }
-        buf.extend_from_slice(su);
-        buf.push(b' ');
-        buf.extend_from_slice(ib.format(v as u64 + 1).as_bytes());
-        if let Some(x) = w.and_then(|w| w.get(first + k)) {
-            buf.push(b' ');
-            x.put(buf);
-        }
-        buf.push(b'\n');
     }
 }
 
@@ -682,13 +539,29 @@ pub fn write(g: &Graph, out: &mut dyn Write, cx: &WriteContext<'_>) -> Result<()
         ids_comment(g.ids()),
     );
     out.write_all(head.as_bytes()).map_err(|e| cx.io_error(e))?;
-    let offsets = g.out().offsets();
+    // An undirected graph's edges once each, in the lower triangle (row >= column).
+    let set = if g.is_directed() {
+        ArcSet::All
+    } else {
+        ArcSet::Lower
+    };
+    // "<row> " once per row, then "<column>[ <value>]\n" per entry.
+    let row = |buf: &mut Vec<u8>, u: u32| {
+        put(buf, u as u64 + 1);
+        buf.push(b' ');
+    };
     with_weights!(g.out().weights(),
-    w => write_row_blocks(offsets, out, cx, "writing mtx", |u, arcs, _, buf| {
-        format_entries(g, Some(&w[..]), u, arcs, buf)
+    w => write_arc_lines(g, out, cx, "writing mtx", set, row, |buf, v, i| {
+        put(buf, v as u64 + 1);
+        if let Some(&x) = w.get(i) {
+            buf.push(b' ');
+            put(buf, x);
+        }
+        buf.push(b'\n');
     }),
-    none => write_row_blocks(offsets, out, cx, "writing mtx", |u, arcs, _, buf| {
-        format_entries::<i32>(g, None, u, arcs, buf)
+    none => write_arc_lines(g, out, cx, "writing mtx", set, row, |buf, v, _| {
+        put(buf, v as u64 + 1);
+        buf.push(b'\n');
     }))
 }
 
@@ -723,45 +596,5 @@ mod tests {
             .unwrap();
         assert_eq!(g.num_vertices(), 3);
         assert_eq!(g.num_arcs(), 0);
-    }
-
-    #[test]
-    fn row_blocks_split_long_rows_and_cover_everything_once() {
-        // A long row, empty rows, a row of one arc, another long row.
-        let degrees = [0u64, 150_000, 0, 0, 1, 70_000];
-        let mut offsets = vec![0u64];
-        for d in degrees {
-            offsets.push(offsets.last().unwrap() + d);
-        }
-        let mut out = Vec::new();
-        let cx = WriteContext {
-            path: Path::new("x"),
-            progress: &NoProgress,
-        };
-        let pieces = std::sync::atomic::AtomicUsize::new(0);
-        write_row_blocks(&offsets, &mut out, &cx, "t", |u, arcs, ends, buf| {
-            pieces.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            for i in arcs {
-                assert!(offsets[u] as usize <= i && i < offsets[u + 1] as usize);
-                buf.extend_from_slice(format!("{i},").as_bytes());
-            }
-            if ends {
-                buf.extend_from_slice(format!("end {u};").as_bytes());
-            }
-        })
-        .unwrap();
-        let mut expect = String::new();
-        for u in 0..degrees.len() {
-            for i in offsets[u]..offsets[u + 1] {
-                expect.push_str(&format!("{i},"));
-            }
-            expect.push_str(&format!("end {u};"));
-        }
-        assert_eq!(String::from_utf8(out).unwrap(), expect);
-        // 220 007 positions make 4 blocks; the long rows are cut.
-        assert!(pieces.into_inner() >= 9);
-        let mut out = Vec::new();
-        write_row_blocks(&[0], &mut out, &cx, "t", |_, _, _, _| unreachable!()).unwrap();
-        assert!(out.is_empty());
     }
 }

@@ -5,14 +5,20 @@
 //! pieces are joined ([`concat`]). Line numbers are not tracked while parsing; an error
 //! carries the byte offset of its line ([`At`]) and only then is the line number counted
 //! ([`line_of`]), so the fast path pays nothing for good error messages.
+//!
+//! Writing is parallel too: [`write_row_blocks`] formats a CSR in blocks on every thread and
+//! writes the blocks in order; [`write_arc_lines`] is its one-line-per-arc form, and
+//! [`put`] appends a number's text.
 
+use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::error::Error;
-use crate::graph::{WeightType, Weights};
+use super::WriteContext;
+use crate::error::{Error, Result};
+use crate::graph::{Graph, WeightType, Weights};
 use crate::par::SharedMut;
 use crate::progress::Progress;
 
@@ -127,6 +133,27 @@ pub(crate) fn concat<T: Copy + Send + Sync + Default>(parts: &[Vec<T>]) -> Vec<T
         unsafe { ptr.slice(s, p.len()) }.copy_from_slice(p);
     });
     out
+}
+
+/// Joins the per-chunk arcs of a parse, each chunk given as `(sources, targets, weight
+/// column)`: the sources and the targets concatenated in order (the sources' pieces freed
+/// before the targets are joined, to keep the peak low), and the weight columns in order.
+pub(crate) fn join_arcs<I>(parts: I) -> (Vec<u32>, Vec<u32>, Vec<WeightCol>)
+where
+    I: IntoIterator<Item = (Vec<u32>, Vec<u32>, Option<WeightCol>)>,
+{
+    let mut srcs = Vec::new();
+    let mut dsts = Vec::new();
+    let mut cols = Vec::new();
+    for (s, d, w) in parts {
+        srcs.push(s);
+        dsts.push(d);
+        cols.extend(w);
+    }
+    let src = concat(&srcs);
+    drop(srcs);
+    let dst = concat(&dsts);
+    (src, dst, cols)
 }
 
 /// Splits a line into fields separated by spaces, tabs (and commas when `commas`).
@@ -381,6 +408,176 @@ impl WeightParser {
     }
 }
 
+/// Numbers that can be appended to a byte buffer as text: integers by `itoa`, floats by
+/// `ryu` (the shortest text that reads back to the same value).
+pub(crate) trait PutNum: Copy {
+    /// Appends the number's text to `buf`.
+    fn put_to(self, buf: &mut Vec<u8>);
+}
+
+macro_rules! put_num {
+    ($fmt:ident: $($t:ty),*) => {$(
+        impl PutNum for $t {
+            #[inline]
+            fn put_to(self, buf: &mut Vec<u8>) {
+                buf.extend_from_slice($fmt::Buffer::new().format(self).as_bytes());
+            }
+        }
+    )*};
+}
+put_num!(itoa: u32, u64, i32, i64);
+put_num!(ryu: f32, f64);
+
+/// Appends a number's text to `buf`.
+#[inline]
+pub(crate) fn put<N: PutNum>(buf: &mut Vec<u8>, x: N) {
+    x.put_to(buf);
+}
+
+/// Checks that a weighted graph has one weight per arc, so writers may index weights by
+/// arc number.
+pub(crate) fn check_weight_count(g: &Graph) -> Result<()> {
+    let w = g.out().weights();
+    if w.weight_type() != WeightType::None && w.len() as u64 != g.num_arcs() {
+        return Err(Error::InvalidArgument(format!(
+            "the graph has {} weights for {} arcs",
+            w.len(),
+            g.num_arcs()
+        )));
+    }
+    Ok(())
+}
+
+/// Arcs plus row ends handled per formatting block.
+const BLOCK_COST: u64 = 1 << 16;
+
+/// Formats the rows of a CSR with `offsets` in parallel blocks and writes the blocks in
+/// order to `out`, reporting arcs written to `cx.progress` under `phase`.
+///
+/// The rows are laid out as a sequence of positions: row `u`'s arcs, then one position for
+/// its end. Blocks are [`BLOCK_COST`] consecutive positions, so a block may start or stop
+/// inside a row: neither a vertex of huge degree nor a long run of empty rows makes a block
+/// large. Within a block `piece(u, arcs, ends_row, buf)` is called for each row it touches,
+/// in order, with the arc indices of `u` that fall in the block and whether `u`'s end does;
+/// it appends their text to `buf`. A few blocks per thread are in memory at once.
+pub(crate) fn write_row_blocks<F>(
+    offsets: &[u64],
+    out: &mut dyn Write,
+    cx: &WriteContext<'_>,
+    phase: &str,
+    piece: F,
+) -> Result<()>
+where
+    F: Fn(usize, Range<usize>, bool, &mut Vec<u8>) + Sync,
+{
+    let n = offsets.len().saturating_sub(1);
+    let arcs_total = offsets.last().copied().unwrap_or(0);
+    let positions = arcs_total + n as u64;
+    // Row u occupies positions start(u)..start(u + 1), its end at start(u + 1) - 1.
+    let start = |r: usize| offsets[r] + r as u64;
+    let format_block = |b: u64| -> (Vec<u8>, u64) {
+        let p = b * BLOCK_COST;
+        let q = (p + BLOCK_COST).min(positions);
+        // The row holding position p: the last u < n with start(u) <= p.
+        let (mut lo, mut hi) = (0usize, n.saturating_sub(1));
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if start(mid) <= p {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let mut buf = Vec::with_capacity(BLOCK_COST as usize * 16);
+        let mut arcs = 0;
+        let mut u = lo;
+        while u < n && start(u) < q {
+            let uu = u as u64;
+            let a = offsets[u].max(p.saturating_sub(uu));
+            let e = offsets[u + 1].min(q.saturating_sub(uu)).max(a);
+            let end = offsets[u + 1] + uu;
+            arcs += e - a;
+            piece(u, a as usize..e as usize, p <= end && end < q, &mut buf);
+            u += 1;
+        }
+        (buf, arcs)
+    };
+    let blocks = positions.div_ceil(BLOCK_COST);
+    let wave = rayon::current_num_threads().max(1) as u64 * 4;
+    cx.progress.begin(phase, arcs_total);
+    let mut first = 0;
+    while first < blocks {
+        let last = (first + wave).min(blocks);
+        let texts: Vec<(Vec<u8>, u64)> = (first..last).into_par_iter().map(format_block).collect();
+        for (buf, arcs) in texts {
+            if let Err(e) = out.write_all(&buf) {
+                cx.progress.finish();
+                return Err(cx.io_error(e));
+            }
+            cx.progress.advance(arcs);
+        }
+        first = last;
+    }
+    cx.progress.finish();
+    Ok(())
+}
+
+/// Which arcs `u -> v` of a graph [`write_arc_lines`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ArcSet {
+    /// Every arc.
+    All,
+    /// Arcs with `u <= v`: each edge of an undirected graph once.
+    Upper,
+    /// Arcs with `v <= u`: each edge of an undirected graph once.
+    Lower,
+}
+
+/// Writes one line per arc `u -> v` of `g` in `set`, in CSR order, through
+/// [`write_row_blocks`]: `head(buf, u)` appends the text every line of row `u` starts with
+/// and `rest(buf, v, arc index)` the rest of the line, newline included. The head is
+/// formatted once per row and block, then copied for the row's other lines.
+pub(crate) fn write_arc_lines<H, R>(
+    g: &Graph,
+    out: &mut dyn Write,
+    cx: &WriteContext<'_>,
+    phase: &str,
+    set: ArcSet,
+    head: H,
+    rest: R,
+) -> Result<()>
+where
+    H: Fn(&mut Vec<u8>, u32) + Sync,
+    R: Fn(&mut Vec<u8>, u32, usize) + Sync,
+{
+    let targets = g.out().targets();
+    write_row_blocks(g.out().offsets(), out, cx, phase, |u, arcs, _, buf| {
+        let first = arcs.start;
+        let Some(row) = targets.get(arcs) else { return };
+        // Where this row's head was written in `buf`, once it has been.
+        let mut written: Option<Range<usize>> = None;
+        for (k, &v) in row.iter().enumerate() {
+            let keep = match set {
+                ArcSet::All => true,
+                ArcSet::Upper => u <= v as usize,
+                ArcSet::Lower => v as usize <= u,
+            };
+            if !keep {
+                continue;
+            }
+            match &written {
+                Some(r) => buf.extend_from_within(r.clone()),
+                None => {
+                    let start = buf.len();
+                    head(buf, u as u32);
+                    written = Some(start..buf.len());
+                }
+            }
+            rest(buf, v, first + k);
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,5 +649,91 @@ mod tests {
         let mut a = forced.column(0);
         assert!(forced.push(&mut a, b"1.5").is_err());
         assert!(forced.push(&mut a, b"3000000000").is_err());
+    }
+
+    #[test]
+    fn row_blocks_split_long_rows_and_cover_everything_once() {
+        // A long row, empty rows, a row of one arc, another long row.
+        let degrees = [0u64, 150_000, 0, 0, 1, 70_000];
+        let mut offsets = vec![0u64];
+        for d in degrees {
+            offsets.push(offsets.last().unwrap() + d);
+        }
+        let mut out = Vec::new();
+        let cx = WriteContext {
+            path: Path::new("x"),
+            progress: &crate::NoProgress,
+        };
+        let pieces = std::sync::atomic::AtomicUsize::new(0);
+        write_row_blocks(&offsets, &mut out, &cx, "t", |u, arcs, ends, buf| {
+            pieces.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            for i in arcs {
+                assert!(offsets[u] as usize <= i && i < offsets[u + 1] as usize);
+                buf.extend_from_slice(format!("{i},").as_bytes());
+            }
+            if ends {
+                buf.extend_from_slice(format!("end {u};").as_bytes());
+            }
+        })
+        .unwrap();
+        let mut expect = String::new();
+        for u in 0..degrees.len() {
+            for i in offsets[u]..offsets[u + 1] {
+                expect.push_str(&format!("{i},"));
+            }
+            expect.push_str(&format!("end {u};"));
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), expect);
+        // 220 007 positions make 4 blocks; the long rows are cut.
+        assert!(pieces.into_inner() >= 9);
+        let mut out = Vec::new();
+        write_row_blocks(&[0], &mut out, &cx, "t", |_, _, _, _| unreachable!()).unwrap();
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn arc_lines_pick_their_triangle() {
+        use crate::graph::{BuildOptions, EdgeList};
+        let e = EdgeList::new(3, vec![0, 2, 2], vec![1, 1, 2], Weights::None).unwrap();
+        let g = e
+            .build(&BuildOptions {
+                directed: false,
+                ..Default::default()
+            })
+            .unwrap();
+        let cx = WriteContext {
+            path: Path::new("x"),
+            progress: &crate::NoProgress,
+        };
+        let text = |set| {
+            let mut out = Vec::new();
+            write_arc_lines(
+                &g,
+                &mut out,
+                &cx,
+                "t",
+                set,
+                |buf, u| {
+                    put(buf, u);
+                    buf.push(b' ');
+                },
+                |buf, v, i| {
+                    for x in [v as u64, i as u64] {
+                        put(buf, x);
+                        buf.push(b' ');
+                    }
+                    buf.push(b'\n');
+                },
+            )
+            .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        // Arcs in CSR order: 0->1, 1->0, 1->2, 2->1, 2->2.
+        assert_eq!(
+            text(ArcSet::All),
+            "0 1 0 \n1 0 1 \n1 2 2 \n2 1 3 \n2 2 4 \n"
+        );
+        assert_eq!(text(ArcSet::Upper), "0 1 0 \n1 2 2 \n2 2 4 \n");
+        assert_eq!(text(ArcSet::Lower), "1 0 1 \n2 1 3 \n2 2 4 \n");
     }
 }

@@ -1,0 +1,139 @@
+//! `warpgraph apsp`: all-pairs shortest paths, streamed to a file.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use warpgraph::apsp::{
+    self, Algorithm, ApspOptions, NpySink, RowBlock, RowSink, RowsInfo, TsvSink, VerifyingSink,
+};
+use warpgraph::Error;
+
+use crate::args::{choice, commas};
+use crate::cmd::common::{ext, RunArgs};
+use crate::cmd::sssp::EXIT_NEGATIVE_CYCLE;
+use crate::progress::Bar;
+use crate::source::GraphArgs;
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+The n x n result is streamed to --output as rows are produced: .npy (NumPy, row-major,
+indexed by vertex number 0..n in file order; inf / the documented sentinel for unreachable)
+or .tsv (source, target, distance in file ids, reachable pairs only). Floyd-Warshall needs
+the whole matrix in memory and is refused, with the bytes needed and available, when it
+does not fit; Johnson needs only a block of rows.
+
+Examples:
+  warpgraph apsp small.gr --verify
+  warpgraph apsp road.gr --algo johnson -o dist.npy
+  warpgraph apsp dense.mtx --algo floyd-warshall -o dist.tsv")]
+pub struct ApspArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    /// Algorithm: auto (by density), floyd-warshall (dense) or johnson (sparse).
+    #[arg(long, default_value = "auto", value_parser = choice::<Algorithm>(Algorithm::ALL.iter().map(|a| a.name())))]
+    algo: Algorithm,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Keeps nothing: for timing and verification runs without an output file.
+struct Discard;
+
+impl RowSink for Discard {
+    fn begin(&mut self, _info: &RowsInfo) -> warpgraph::Result<()> {
+        Ok(())
+    }
+    fn rows(&mut self, _block: &RowBlock<'_>) -> warpgraph::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self) -> warpgraph::Result<()> {
+        Ok(())
+    }
+}
+
+pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
+    let (g, graph_name) = args.graph.load(quiet)?;
+    let device = args.run.device(quiet);
+    let mut npy;
+    let mut tsv;
+    let mut discard = Discard;
+    let sink: &mut dyn RowSink = match &args.run.output {
+        None => &mut discard,
+        Some(p) => match p.extension().and_then(|e| e.to_str()) {
+            Some("npy") => {
+                npy = NpySink::create(p)?;
+                &mut npy
+            }
+            Some("tsv" | "txt") => {
+                tsv = TsvSink::create(p, g.ids())?;
+                &mut tsv
+            }
+            _ => bail!("{}: give the output a .npy or .tsv extension", p.display()),
+        },
+    };
+    let mut verifying;
+    let sink: &mut dyn RowSink = if args.run.verify {
+        verifying = VerifyingSink::new(&g, sink);
+        &mut verifying
+    } else {
+        sink
+    };
+    let bar = Bar::new(quiet || args.run.json, false);
+    let t = Instant::now();
+    let summary = match apsp::apsp_with(&g, args.algo, &ApspOptions::default(), sink, &bar) {
+        Ok(s) => s,
+        Err(Error::NegativeCycle { cycle, weight }) => {
+            let ids: Vec<String> = cycle.iter().map(|&v| ext(&g, v).to_string()).collect();
+            eprintln!(
+                "error: the graph has a negative cycle: {} -> {} (total weight {weight})",
+                ids.join(" -> "),
+                ids.first().map_or("", String::as_str)
+            );
+            if let Some(p) = &args.run.output {
+                remove_partial(p);
+            }
+            return Ok(ExitCode::from(EXIT_NEGATIVE_CYCLE));
+        }
+        Err(e) => {
+            if let Some(p) = &args.run.output {
+                remove_partial(p);
+            }
+            return Err(e.into());
+        }
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let verified = args.run.verify.then_some(true);
+    if args.run.json {
+        let j = serde_json::json!({
+            "problem": "apsp", "algorithm": summary.algorithm.name(), "device": device.describe(),
+            "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
+            "seconds": secs, "reachable_pairs": summary.reachable_pairs,
+            "output": args.run.output.as_ref().map(|p| p.display().to_string()), "verified": verified,
+        });
+        println!("{}", serde_json::to_string_pretty(&j)?);
+    } else {
+        println!(
+            "apsp ({}) on {}: {} vertices, {} reachable pairs, {secs:.4} s{}",
+            summary.algorithm.name(),
+            device.describe(),
+            commas(g.num_vertices() as u64),
+            commas(summary.reachable_pairs),
+            args.run
+                .output
+                .as_ref()
+                .map_or(String::new(), |p| format!(", written to {}", p.display()))
+        );
+        if verified.is_some() {
+            println!("verification: PASS");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A failed run must not leave a partial matrix that looks like a result.
+fn remove_partial(p: &Path) {
+    let _ = std::fs::remove_file(p);
+}

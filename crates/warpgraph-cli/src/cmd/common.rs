@@ -1,0 +1,84 @@
+//! Pieces shared by the algorithm commands: device and source choice, atomic result files.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use warpgraph::device::Device;
+use warpgraph::{Graph, VertexId};
+
+use crate::args::choice;
+
+/// Where to run and what to do with the result.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Device: auto (the best present) or cpu.
+    #[arg(long, default_value = "auto", value_parser = choice::<Device>(["auto", "cpu", "cuda"]))]
+    pub device: Device,
+    /// Check the result with an independent verifier and report PASS or fail.
+    #[arg(long)]
+    pub verify: bool,
+    /// Write the result as TSV (with a header line) to this file.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<std::path::PathBuf>,
+    /// Print a machine-readable JSON summary instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RunArgs {
+    /// The device to use, saying on stderr what `auto` chose.
+    pub fn device(&self, quiet: bool) -> Device {
+        let (d, note) = self.device.resolve();
+        if let (Some(note), false) = (note, quiet || self.json) {
+            eprintln!("{note}");
+        }
+        d
+    }
+}
+
+/// The source vertex: the user's file id, or a random vertex with an arc (fixed seed).
+pub fn source(g: &Graph, given: Option<u64>) -> Result<VertexId> {
+    match given {
+        Some(id) => Ok(g.vertex(id)?),
+        None => warpgraph::bench::pick_sources(g, 1, 27491095)
+            .first()
+            .copied()
+            .context("the graph has no arcs: give a source with --source"),
+    }
+}
+
+/// Writes a result file atomically: a temporary file beside `path`, renamed when complete.
+pub fn write_atomic(
+    path: &Path,
+    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => ".".into(),
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix(".warpgraph-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        body(&mut w)
+            .and_then(|_| w.flush())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    tmp.persist(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// A vertex for output: its file id, or -1 for "none".
+pub fn ext(g: &Graph, v: VertexId) -> i128 {
+    if v == warpgraph::NO_VERTEX {
+        -1
+    } else {
+        g.ids().external(v) as i128
+    }
+}

@@ -1,0 +1,147 @@
+//! `warpgraph sssp`: single-source shortest paths.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use warpgraph::sssp::{self, Algorithm, Delta, SsspResult};
+use warpgraph::{Error, Graph};
+
+use crate::args::commas;
+use crate::cmd::common::{ext, source, write_atomic, RunArgs};
+use crate::source::GraphArgs;
+
+/// Exit code when a negative cycle makes shortest paths undefined.
+pub const EXIT_NEGATIVE_CYCLE: u8 = 3;
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Algorithms:
+  auto                delta-stepping, or bellman-ford-queue when a weight is negative
+  dijkstra            binary heap, serial (the classic baseline)
+  bellman-ford        parallel rounds, early exit; accepts negative weights
+  bellman-ford-queue  worklist with SLF/LLL ordering; accepts negative weights
+  delta-stepping      parallel buckets (Meyer & Sanders); --delta / --delta-heuristic
+
+A negative cycle reachable from the source is printed (file ids, in order) and the exit
+code is 3.
+
+Examples:
+  warpgraph sssp road.gr --source 1 --verify
+  warpgraph sssp --generate kron:20 --algo delta-stepping --delta-heuristic mean
+  warpgraph sssp g.wel --algo bellman-ford --source 7 -o dist.tsv   # vertex, distance, parent")]
+pub struct SsspArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    /// Source vertex as the file numbers it (default: a random vertex with an arc, fixed seed).
+    #[arg(long, value_name = "V")]
+    source: Option<u64>,
+    /// Algorithm (see below).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "dijkstra", "bellman-ford", "bellman-ford-queue", "delta-stepping"])]
+    algo: String,
+    /// Delta-stepping bucket width.
+    #[arg(long, value_name = "X", conflicts_with = "delta_heuristic")]
+    delta: Option<f64>,
+    /// Delta-stepping width rule: auto, median, mean or max-over-degree (seed 000's rules).
+    #[arg(long, value_name = "RULE", value_parser = ["auto", "median", "mean", "max-over-degree"])]
+    delta_heuristic: Option<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
+    let delta = match (&args.delta, &args.delta_heuristic) {
+        (Some(x), _) => Delta::Fixed(*x),
+        (None, Some(h)) => h.parse()?,
+        (None, None) => Delta::Auto,
+    };
+    Ok(match args.algo.as_str() {
+        "auto" => {
+            let negative = warpgraph::GraphStats::of(g).negative_weights > 0;
+            if negative {
+                Algorithm::BellmanFordQueue
+            } else {
+                Algorithm::DeltaStepping(delta)
+            }
+        }
+        "delta-stepping" => Algorithm::DeltaStepping(delta),
+        name => name.parse()?,
+    })
+}
+
+pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
+    let (g, graph_name) = args.graph.load(quiet)?;
+    let device = args.run.device(quiet);
+    let s = source(&g, args.source)?;
+    let algo = algorithm(&args, &g)?;
+    let t = Instant::now();
+    let result = match sssp::sssp(&g, s, &algo) {
+        Ok(r) => r,
+        Err(Error::NegativeCycle { cycle, weight }) => {
+            let ids: Vec<String> = cycle.iter().map(|&v| ext(&g, v).to_string()).collect();
+            eprintln!(
+                "error: a negative cycle is reachable from {}: {} -> {} (total weight {weight})",
+                g.ids().external(s),
+                ids.join(" -> "),
+                ids.first().map_or("", String::as_str)
+            );
+            return Ok(ExitCode::from(EXIT_NEGATIVE_CYCLE));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let verified = if args.run.verify {
+        sssp::verify(&g, &result)?;
+        Some(true)
+    } else {
+        None
+    };
+    let parent = result.parent();
+    let edges = warpgraph::bench::edges_reached(&g, |v| parent[v as usize] != warpgraph::NO_VERTEX);
+    if let Some(path) = &args.run.output {
+        write_atomic(path, |w| write_tsv(w, &g, &result))?;
+    }
+    if args.run.json {
+        let j = serde_json::json!({
+            "problem": "sssp", "algorithm": algo.name(), "device": device.describe(),
+            "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
+            "source": g.ids().external(s), "seconds": secs, "reached": result.reached(),
+            "teps": edges as f64 / secs.max(1e-12), "verified": verified,
+        });
+        println!("{}", serde_json::to_string_pretty(&j)?);
+    } else {
+        println!(
+            "sssp ({}) from {} on {}: reached {} of {} vertices in {secs:.4} s, {:.3e} TEPS",
+            algo.name(),
+            g.ids().external(s),
+            device.describe(),
+            commas(result.reached()),
+            commas(g.num_vertices() as u64),
+            edges as f64 / secs.max(1e-12)
+        );
+        if verified.is_some() {
+            println!("verification: PASS");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_tsv(w: &mut dyn Write, g: &Graph, r: &SsspResult) -> std::io::Result<()> {
+    writeln!(w, "vertex\tdistance\tparent")?;
+    let parent = r.parent();
+    for v in 0..g.num_vertices() as u32 {
+        let p = parent[v as usize];
+        match r {
+            _ if p == warpgraph::NO_VERTEX => writeln!(w, "{}\tinf\t-1", ext(g, v))?,
+            SsspResult::Int(sp) => {
+                writeln!(w, "{}\t{}\t{}", ext(g, v), sp.dist[v as usize], ext(g, p))?
+            }
+            SsspResult::Float(sp) => {
+                writeln!(w, "{}\t{}\t{}", ext(g, v), sp.dist[v as usize], ext(g, p))?
+            }
+        }
+    }
+    Ok(())
+}

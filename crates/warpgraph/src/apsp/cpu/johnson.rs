@@ -1,0 +1,326 @@
+//! Johnson's algorithm: all-pairs shortest paths as n Dijkstra runs on a reweighted graph.
+//!
+//! # What it computes
+//! The n x n matrix of shortest-path distances (and optionally predecessors), streamed in
+//! blocks of rows into a [`RowSink`], with any weights; a negative cycle is reported as
+//! [`Error::NegativeCycle`] with a real cycle.
+//!
+//! # Method
+//! Johnson, "Efficient algorithms for shortest paths in sparse networks", JACM 1977, as
+//! seed 002 describes it: Bellman-Ford from a virtual source joined to every vertex by a
+//! 0-weight arc gives potentials `h(v) <= 0` and detects negative cycles
+//! ([`crate::sssp::cpu::bellman_ford_potentials`]); every arc is reweighted to
+//! `w'(u, v) = w(u, v) + h(u) - h(v) >= 0` (checked in `i64`; in `f64`, rounding can leave
+//! `-1e-16`-sized values, which are clamped to 0); Dijkstra from every source
+//! ([`crate::sssp::cpu::dijkstra`]) finds `d'`, and `d(s, t) = d'(s, t) - h(s) + h(t)`
+//! (checked). A path's reweighted length differs from its real one by `h(s) - h(t)` alone,
+//! so shortest paths, and Dijkstra's parents, are the same under both weights. Without a
+//! negative weight, `h = 0` and both the Bellman-Ford pass and the reweighted copy of the
+//! weights are skipped.
+//!
+//! # Parallelisation
+//! Sources are cut into blocks of rows (about 16 MiB of distances each, or a quarter of the
+//! available memory if that is less, so memory stays O(block x n) whatever n is); within a block each source's Dijkstra runs serially on its
+//! own rayon task, and the finished block goes to the sink before the next one starts.
+
+use rayon::prelude::*;
+
+use crate::apsp::{ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo};
+use crate::error::{Error, Result};
+use crate::graph::{Csr, Distance, Graph, VertexId, Weight, NO_VERTEX};
+use crate::progress::{NoProgress, Progress};
+use crate::sssp::cpu::{bellman_ford_potentials, dijkstra_with, ArcWeights, Unit};
+use crate::with_weights;
+
+/// Bytes of distances per row block.
+const BLOCK_BYTES: usize = 16 << 20;
+
+/// Computes all-pairs shortest paths with Johnson's algorithm and streams the rows into
+/// `sink`.
+///
+/// # Arguments
+/// * `g` - the graph (unweighted: every arc weighs 1; negative weights allowed).
+/// * `opts` - options (predecessors: Dijkstra's parents).
+/// * `sink` - receives the rows `0..n` in blocks ([`RowSink`]).
+///
+/// # Returns
+/// `()` once `sink.finish()` has returned.
+///
+/// # Errors
+/// [`Error::NegativeCycle`] naming a real cycle; [`Error::Overflow`] when a potential, a
+/// reweighted arc or a distance does not fit `i64` (or `f64`); [`Error::OutOfMemory`] when
+/// a block of rows and the per-thread Dijkstra state (plus what the sink keeps) would not
+/// fit; errors of the sink.
+///
+/// # Complexity
+/// O(n m) for Bellman-Ford (only with negative weights), then O(n (n + m) log n) over
+/// every rayon thread; O(m + block x n) memory.
+///
+/// # Example
+/// ```
+/// use warpgraph::apsp::{cpu::johnson, ApspOptions, MatrixSink};
+/// use warpgraph::{BuildOptions, EdgeList, Weights};
+/// // 0 --3--> 1 --(-1)--> 2 --2--> 0
+/// let g = EdgeList::new(3, vec![0, 1, 2], vec![1, 2, 0], Weights::from(vec![3, -1, 2]))
+///     .unwrap().build(&BuildOptions::default()).unwrap();
+/// let mut sink = MatrixSink::new();
+/// johnson(&g, &ApspOptions { predecessors: true }, &mut sink).unwrap();
+/// let m = sink.into_matrix().unwrap();
+/// assert_eq!(m.as_i64().unwrap(), &[0, 3, 2, 1, 0, -1, 2, 5, 0]);
+/// assert_eq!(m.path(1, 0), Some(vec![1, 2, 0]));
+/// ```
+pub fn johnson(g: &Graph, opts: &ApspOptions, sink: &mut dyn RowSink) -> Result<()> {
+    johnson_with(g, opts, sink, &NoProgress)
+}
+
+/// [`johnson`], reporting a "johnson" phase counted in sources.
+///
+/// # Arguments
+/// As [`johnson`], plus `progress`.
+///
+/// # Returns
+/// As [`johnson`].
+///
+/// # Errors
+/// As [`johnson`].
+///
+/// # Complexity
+/// As [`johnson`].
+///
+/// ```
+/// use warpgraph::apsp::{cpu::johnson_with, ApspOptions, MatrixSink};
+/// use warpgraph::{Graph, NoProgress};
+/// let mut sink = MatrixSink::new();
+/// johnson_with(&Graph::empty(1, true), &ApspOptions::default(), &mut sink, &NoProgress)
+///     .unwrap();
+/// assert_eq!(sink.into_matrix().unwrap().as_i64().unwrap(), &[0]);
+/// ```
+pub fn johnson_with(
+    g: &Graph,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let n = g.num_vertices();
+    let info = RowsInfo {
+        num_vertices: n,
+        dist_type: DistType::of(g.weight_type()),
+        predecessors: opts.predecessors,
+    };
+    let block = block_rows(n, opts.predecessors);
+    let m = g.num_arcs();
+    let threads = rayon::current_num_threads() as u64;
+    let per_pair = 8 + if opts.predecessors { 4 } else { 0 };
+    let needed = (block as u64 * n as u64)
+        .saturating_mul(per_pair)
+        // Reweighted weights (only with negative weights) and potentials.
+        .saturating_add(m.saturating_mul(8))
+        .saturating_add(n as u64 * 8)
+        // Each thread's Dijkstra: distances, parents, and a heap of up to m entries.
+        .saturating_add(threads.saturating_mul(n as u64 * 12 + m.saturating_mul(16)))
+        .saturating_add(sink.memory_needed(&info));
+    crate::memory::check(
+        || format!("Johnson on {n} vertices ({block} rows at a time)"),
+        needed,
+    )?;
+    sink.begin(&info)?;
+    let csr = g.out();
+    let run = Run {
+        csr,
+        opts,
+        block,
+        progress,
+    };
+    with_weights!(csr.weights(),
+        ws => typed(&run, ws, sink)?,
+        none => run.rows(&Unit, None, sink)?
+    );
+    sink.finish()
+}
+
+/// Rows per block: about [`BLOCK_BYTES`] of distances (less when less than four times
+/// that is available), at least one.
+fn block_rows(n: usize, pred: bool) -> usize {
+    let per_row = n.max(1) * (8 + if pred { 4 } else { 0 });
+    let budget = crate::memory::available_bytes()
+        .map_or(BLOCK_BYTES, |a| (a / 4).min(BLOCK_BYTES as u64) as usize);
+    (budget / per_row).clamp(1, n.max(1))
+}
+
+/// A typed weight slice: reweight first when a weight is negative.
+fn typed<W: Weight>(run: &Run<'_>, ws: &[W], sink: &mut dyn RowSink) -> Result<()>
+where
+    W::Dist: Unweight + Weight<Dist = W::Dist>,
+{
+    if !ws.par_iter().any(|w| w.to_f64() < 0.0) {
+        return run.rows(ws, None, sink);
+    }
+    let h = bellman_ford_potentials(run.csr, ws)?;
+    let w2 = reweight(run.csr, ws, &h)?;
+    run.rows(&w2[..], Some(&h), sink)
+}
+
+/// `w'(u, v) = w + h(u) - h(v)` for every arc, in the distance type.
+fn reweight<W: Weight>(csr: &Csr, ws: &[W], h: &[W::Dist]) -> Result<Vec<W::Dist>>
+where
+    W::Dist: Unweight,
+{
+    let n = csr.num_vertices();
+    let mut out = vec![W::Dist::ZERO; ws.len()];
+    let offsets = csr.offsets();
+    let targets = csr.targets();
+    let bad = out
+        .par_chunks_mut(1 << 14)
+        .enumerate()
+        .find_map_any(|(c, chunk)| {
+            let start = c << 14;
+            // The row of the chunk's first arc, then walk forward.
+            let mut u = offsets
+                .partition_point(|&o| o as usize <= start)
+                .saturating_sub(1);
+            for (k, o) in chunk.iter_mut().enumerate() {
+                let i = start + k;
+                while u + 1 < offsets.len() && offsets[u + 1] as usize <= i {
+                    u += 1;
+                }
+                let v = targets.get(i).map_or(0, |&v| v as usize);
+                let (Some(&w), Some(&hu), Some(&hv)) = (ws.get(i), h.get(u), h.get(v)) else {
+                    return Some(Error::InvalidArgument(format!(
+                        "potentials for {} vertices, the graph has {n}",
+                        h.len()
+                    )));
+                };
+                match W::Dist::reweight(w.to_dist(), hu, hv) {
+                    Some(x) => *o = x,
+                    None => {
+                        return Some(Error::Overflow(format!(
+                            "reweighting arc {u} -> {v} of weight {w} with potentials {hu} and \
+                             {hv} leaves the distance range"
+                        )))
+                    }
+                }
+            }
+            None
+        });
+    match bad {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// Distance arithmetic for Johnson's reweighting.
+pub(crate) trait Unweight: Distance {
+    /// `w + hu - hv`, at least 0 for a valid potential: `None` on overflow or when
+    /// negative (integers); clamped at 0 (floats, where rounding can leave `-1e-16`).
+    fn reweight(w: Self, hu: Self, hv: Self) -> Option<Self>;
+    /// `d - hs + ht` for a finite `d`; `None` when it leaves the finite range.
+    fn unweight(d: Self, hs: Self, ht: Self) -> Option<Self>;
+    /// Rows of this type as [`Dists`].
+    fn dists(rows: &[Self]) -> Dists<'_>;
+}
+
+impl Unweight for i64 {
+    fn reweight(w: i64, hu: i64, hv: i64) -> Option<i64> {
+        let x = i128::from(w) + i128::from(hu) - i128::from(hv);
+        i64::try_from(x).ok().filter(|&x| x >= 0 && x != i64::MAX)
+    }
+    fn unweight(d: i64, hs: i64, ht: i64) -> Option<i64> {
+        let x = i128::from(d) - i128::from(hs) + i128::from(ht);
+        i64::try_from(x).ok().filter(|&x| x != i64::MAX)
+    }
+    fn dists(rows: &[i64]) -> Dists<'_> {
+        Dists::I64(rows)
+    }
+}
+
+impl Unweight for f64 {
+    fn reweight(w: f64, hu: f64, hv: f64) -> Option<f64> {
+        Some((w + hu - hv).max(0.0)).filter(|x| x.is_finite())
+    }
+    fn unweight(d: f64, hs: f64, ht: f64) -> Option<f64> {
+        Some(d - hs + ht).filter(|x| x.is_finite())
+    }
+    fn dists(rows: &[f64]) -> Dists<'_> {
+        Dists::F64(rows)
+    }
+}
+
+struct Run<'a> {
+    csr: &'a Csr,
+    opts: &'a ApspOptions,
+    block: usize,
+    progress: &'a dyn Progress,
+}
+
+impl Run<'_> {
+    /// Dijkstra from every source over `w` (non-negative), un-reweighted with `h`.
+    fn rows<A: ArcWeights + ?Sized>(
+        &self,
+        w: &A,
+        h: Option<&[A::D]>,
+        sink: &mut dyn RowSink,
+    ) -> Result<()>
+    where
+        A::D: Unweight,
+    {
+        let n = self.csr.num_vertices();
+        if n == 0 {
+            return Ok(());
+        }
+        let pred = self.opts.predecessors;
+        let mut dist: Vec<A::D> = Vec::with_capacity(self.block * n);
+        let mut parent: Vec<VertexId> = Vec::with_capacity(if pred { self.block * n } else { 0 });
+        self.progress.begin("johnson", n as u64);
+        for first in (0..n).step_by(self.block) {
+            let rows = self.block.min(n - first);
+            dist.clear();
+            dist.resize(rows * n, A::D::INFINITY);
+            parent.clear();
+            if pred {
+                parent.resize(rows * n, NO_VERTEX);
+            }
+            let one = |s: usize, drow: &mut [A::D], prow: Option<&mut [VertexId]>| {
+                let sp = dijkstra_with(self.csr, w, s as VertexId)?;
+                for (t, (o, &d)) in drow.iter_mut().zip(&sp.dist).enumerate() {
+                    *o = match h {
+                        Some(h) if d != A::D::INFINITY => {
+                            let (Some(&hs), Some(&ht)) = (h.get(s), h.get(t)) else {
+                                return Err(Error::InvalidArgument("potentials too short".into()));
+                            };
+                            A::D::unweight(d, hs, ht).ok_or_else(|| {
+                                Error::Overflow(format!(
+                                    "the distance from vertex {s} to vertex {t} leaves the {} range",
+                                    std::any::type_name::<A::D>()
+                                ))
+                            })?
+                        }
+                        _ => d,
+                    };
+                }
+                if let Some(prow) = prow {
+                    prow.copy_from_slice(&sp.parent);
+                }
+                Ok(())
+            };
+            if pred {
+                dist.par_chunks_mut(n)
+                    .zip(parent.par_chunks_mut(n))
+                    .enumerate()
+                    .try_for_each(|(i, (drow, prow))| one(first + i, drow, Some(prow)))?;
+            } else {
+                dist.par_chunks_mut(n)
+                    .enumerate()
+                    .try_for_each(|(i, drow)| one(first + i, drow, None))?;
+            }
+            sink.rows(&RowBlock {
+                first: first as VertexId,
+                num_vertices: n,
+                dist: A::D::dists(&dist),
+                pred: pred.then_some(&parent[..]),
+            })?;
+            self.progress.advance(rows as u64);
+        }
+        self.progress.finish();
+        Ok(())
+    }
+}

@@ -1,0 +1,630 @@
+//! All-pairs shortest paths: the distance from every vertex to every other.
+//!
+//! [`apsp`] runs one of two algorithms and streams the n x n distance matrix, a block of
+//! rows at a time, into a [`RowSink`]:
+//! - [`Algorithm::FloydWarshall`] ([`cpu::floyd_warshall`](mod@cpu::floyd_warshall)): cache-blocked, parallel
+//!   Floyd-Warshall, O(n^3) time and the whole n x n matrix in memory; best for dense graphs;
+//! - [`Algorithm::Johnson`] ([`cpu::johnson`](mod@cpu::johnson)): Bellman-Ford potentials, then Dijkstra from
+//!   every source in parallel, O(n m log n) time and O(block x n) memory; best for sparse
+//!   graphs;
+//! - [`Algorithm::Auto`]: Johnson when the graph is sparse (or when Floyd-Warshall's matrix
+//!   does not fit in memory), Floyd-Warshall when it is dense; see [`Algorithm::resolve`].
+//!
+//! Row `s` of the matrix holds the distances from source `s` (an internal vertex number) to
+//! every vertex, in vertex order. Distances are `i64` for integer weights and unweighted
+//! graphs (every arc weighs 1), `f64` for float weights ([`DistType`]); an unreachable vertex
+//! has [`Distance::INFINITY`] (`i64::MAX` or `f64::INFINITY`). Integer sums are exact and
+//! checked: a distance outside `i64` is an [`Error::Overflow`], never a wrapped value.
+//! Negative weights are allowed; a negative cycle anywhere in the graph makes every
+//! algorithm fail with [`Error::NegativeCycle`] naming a real cycle (all-pairs distances are
+//! then undefined for the pairs that can reach it, and this module does not report partial
+//! results). Self loops of non-negative weight and parallel arcs are harmless (the lightest
+//! parallel arc counts).
+//!
+//! Optionally ([`ApspOptions::predecessors`]) each row also carries predecessors: `pred[t]`
+//! is the vertex before `t` on a shortest path from the row's source (`pred[s] == s`;
+//! [`NO_VERTEX`] when `t` is unreachable), so that following predecessors from `t` walks a
+//! shortest path back to `s` ([`DistMatrix::path`]).
+//!
+//! # Sinks
+//! The result can be far larger than the graph (n = 100,000 gives 80 GB of distances), so
+//! algorithms never build it for the caller: they hand consecutive row blocks to a
+//! [`RowSink`]. Provided sinks ([`sink`]):
+//! - [`MatrixSink`]: keeps everything in a [`DistMatrix`] in memory;
+//! - [`NpySink`]: a NumPy `.npy` file (format v1.0, row-major, indexed by internal vertex
+//!   number), written as the rows arrive;
+//! - [`TsvSink`]: `source\ttarget\tdistance` lines for the reachable pairs, in the file's
+//!   own vertex ids, written as the rows arrive;
+//! - [`VerifyingSink`]: checks sampled rows (see [`verify`]) and passes every row on.
+//!
+//! # Verification
+//! [`verify_matrix`] and [`VerifyingSink`] check results without trusting the algorithms:
+//! on small graphs every sampled row is compared with a plain Bellman-Ford oracle; on any
+//! graph each sampled row must satisfy the shortest-path certificate (see [`verify_row`]).
+//!
+//! ```
+//! use warpgraph::apsp::{apsp_matrix, verify_matrix, Algorithm, ApspOptions};
+//! use warpgraph::{BuildOptions, EdgeList, Weights};
+//! //   0 --4--> 1 --(-2)--> 2      3 (isolated)
+//! //    \_____________5_____^
+//! let edges = EdgeList::new(4, vec![0, 1, 0], vec![1, 2, 2], Weights::from(vec![4, -2, 5]))
+//!     .unwrap();
+//! let g = edges.build(&BuildOptions::default()).unwrap();
+//! for algorithm in [Algorithm::FloydWarshall, Algorithm::Johnson] {
+//!     let m = apsp_matrix(&g, algorithm, &ApspOptions::default()).unwrap();
+//!     let inf = i64::MAX;
+//!     assert_eq!(
+//!         m.as_i64().unwrap(),
+//!         &[0, 4, 2, inf, inf, 0, -2, inf, inf, inf, 0, inf, inf, inf, inf, 0]
+//!     );
+//!     verify_matrix(&g, &m).unwrap();
+//! }
+//! ```
+
+pub mod cpu;
+pub mod sink;
+pub mod verify;
+
+pub use sink::{MatrixSink, NpySink, TsvSink};
+pub use verify::{verify_matrix, verify_negative_cycle, verify_row, VerifyingSink};
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::graph::{named_enum, Distance, Graph, VertexId, WeightType, NO_VERTEX};
+use crate::progress::{NoProgress, Progress};
+
+/// Which all-pairs algorithm to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Blocked Floyd-Warshall: O(n^3), dense graphs; the n x n matrix must fit in memory.
+    FloydWarshall,
+    /// Johnson: Bellman-Ford reweighting, then Dijkstra from every source; sparse graphs.
+    Johnson,
+    /// Johnson for sparse graphs, Floyd-Warshall for dense ones ([`Algorithm::resolve`]).
+    #[default]
+    Auto,
+}
+
+named_enum!(
+    Algorithm,
+    "all-pairs algorithm",
+    Algorithm::FloydWarshall => "floyd-warshall",
+    Algorithm::Johnson => "johnson",
+    Algorithm::Auto => "auto"
+);
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// `Auto` picks Floyd-Warshall when the graph has at least `n^2 / DENSE_RATIO` arcs.
+///
+/// Measured on the 2-core development machine (uniform random digraphs, weights 1..100,
+/// CPU seconds): at n = 2000, Johnson / Floyd-Warshall take 1.10 / 0.35 with
+/// m = n^2/64, 0.58 / 0.31 with n^2/256, and 0.20 / 0.19 with n^2/1024; at n = 1000,
+/// 0.03 / 0.02 with n^2/1024. The blocked Floyd-Warshall kernel does several 10^9
+/// relaxations per second and core (and skips rows that cannot reach the pivot), Dijkstra
+/// about 10^8 arc relaxations, so Johnson's n m log n work matches Floyd-Warshall's n^3
+/// near m = n^2 / 256 to n^2 / 1024; 256 leans towards Johnson, whose memory use does not
+/// grow with n^2.
+pub const DENSE_RATIO: u64 = 256;
+
+impl Algorithm {
+    /// The algorithm that `self` stands for on `g`: `FloydWarshall` and `Johnson` are
+    /// themselves; `Auto` is Floyd-Warshall when `g` has at least `n^2 / 256` arcs
+    /// ([`DENSE_RATIO`]) and its matrix fits in memory, Johnson otherwise.
+    ///
+    /// # Arguments
+    /// * `g` - the graph.
+    /// * `opts` - the options the run will use (predecessors need more memory).
+    ///
+    /// # Returns
+    /// `FloydWarshall` or `Johnson`.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// ```
+    /// use warpgraph::apsp::{Algorithm, ApspOptions};
+    /// use warpgraph::{BuildOptions, EdgeList, Weights};
+    /// // A 3-cycle: 3 arcs >= 9 / 256, dense.
+    /// let g = EdgeList::new(3, vec![0, 1, 2], vec![1, 2, 0], Weights::None).unwrap()
+    ///     .build(&BuildOptions::default()).unwrap();
+    /// let o = ApspOptions::default();
+    /// assert_eq!(Algorithm::Auto.resolve(&g, &o), Algorithm::FloydWarshall);
+    /// assert_eq!(Algorithm::Johnson.resolve(&g, &o), Algorithm::Johnson);
+    /// ```
+    pub fn resolve(self, g: &Graph, opts: &ApspOptions) -> Algorithm {
+        match self {
+            Algorithm::Auto => {
+                let n = g.num_vertices() as u64;
+                let dense = g.num_arcs().saturating_mul(DENSE_RATIO) >= n.saturating_mul(n);
+                if dense && cpu::floyd_warshall_fits(g, opts) {
+                    Algorithm::FloydWarshall
+                } else {
+                    Algorithm::Johnson
+                }
+            }
+            other => other,
+        }
+    }
+}
+
+/// The type of the distances in a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DistType {
+    /// `i64` (integer weights, or unweighted); unreachable is `i64::MAX`.
+    I64,
+    /// `f64` (float weights); unreachable is `f64::INFINITY`.
+    F64,
+}
+
+impl DistType {
+    /// The distance type of a graph with weights of type `w`.
+    pub fn of(w: WeightType) -> DistType {
+        if w.is_float() {
+            DistType::F64
+        } else {
+            DistType::I64
+        }
+    }
+
+    /// Bytes per distance (8).
+    pub fn size(self) -> usize {
+        8
+    }
+
+    /// `"i64"` or `"f64"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DistType::I64 => "i64",
+            DistType::F64 => "f64",
+        }
+    }
+}
+
+/// Options for [`apsp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ApspOptions {
+    /// Also compute a predecessor for every pair (4 more bytes per pair; Floyd-Warshall
+    /// runs somewhat slower).
+    pub predecessors: bool,
+}
+
+/// What a sink learns before the first row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowsInfo {
+    /// The number of vertices: rows and columns of the matrix.
+    pub num_vertices: usize,
+    /// The type of the distances.
+    pub dist_type: DistType,
+    /// Whether rows carry predecessors.
+    pub predecessors: bool,
+}
+
+impl RowsInfo {
+    /// `n * n`, saturating.
+    pub fn num_pairs(&self) -> u64 {
+        (self.num_vertices as u64).saturating_mul(self.num_vertices as u64)
+    }
+}
+
+/// Consecutive rows of distances, row-major: `k` rows of `n` values each.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Dists<'a> {
+    /// Integer distances; `i64::MAX` means unreachable.
+    I64(&'a [i64]),
+    /// Float distances; `f64::INFINITY` means unreachable.
+    F64(&'a [f64]),
+}
+
+impl Dists<'_> {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Dists::I64(d) => d.len(),
+            Dists::F64(d) => d.len(),
+        }
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The type of the values.
+    pub fn dist_type(&self) -> DistType {
+        match self {
+            Dists::I64(_) => DistType::I64,
+            Dists::F64(_) => DistType::F64,
+        }
+    }
+
+    /// Values `range`, or `None` when out of bounds.
+    pub fn get(&self, range: std::ops::Range<usize>) -> Option<Dists<'_>> {
+        Some(match self {
+            Dists::I64(d) => Dists::I64(d.get(range)?),
+            Dists::F64(d) => Dists::F64(d.get(range)?),
+        })
+    }
+}
+
+/// A block of consecutive rows handed to a [`RowSink`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowBlock<'a> {
+    /// The source of the first row.
+    pub first: VertexId,
+    /// The row length: the number of vertices.
+    pub num_vertices: usize,
+    /// `num_rows() * num_vertices` distances, row-major.
+    pub dist: Dists<'a>,
+    /// As many predecessors, when the run computes them.
+    pub pred: Option<&'a [VertexId]>,
+}
+
+impl<'a> RowBlock<'a> {
+    /// The number of rows in the block.
+    pub fn num_rows(&self) -> usize {
+        self.dist.len().checked_div(self.num_vertices).unwrap_or(0)
+    }
+
+    /// Row `i` of the block (the distances from vertex `first + i`), if there is one.
+    pub fn row(&self, i: usize) -> Option<(Dists<'a>, Option<&'a [VertexId]>)> {
+        let n = self.num_vertices;
+        let range = i.checked_mul(n)?..i.checked_mul(n)?.checked_add(n)?;
+        let dist = match self.dist {
+            Dists::I64(d) => Dists::I64(d.get(range.clone())?),
+            Dists::F64(d) => Dists::F64(d.get(range.clone())?),
+        };
+        let pred = match self.pred {
+            Some(p) => Some(p.get(range)?),
+            None => None,
+        };
+        Some((dist, pred))
+    }
+}
+
+/// Receives the distance matrix one block of rows at a time.
+///
+/// The contract every algorithm keeps: [`begin`](RowSink::begin) once; then
+/// [`rows`](RowSink::rows) with blocks that together cover sources `0..n` exactly once, in
+/// increasing order and without gaps (each block starts where the previous ended); then
+/// [`finish`](RowSink::finish) once, only if every row was delivered. A sink returning an
+/// error stops the run and the error is returned to the caller. The slices passed to
+/// `rows` are only borrowed: a sink that keeps rows must copy them.
+pub trait RowSink: Send {
+    /// Bytes this sink will keep in memory for a result of this shape, so that an algorithm
+    /// can refuse up front ([`Error::OutOfMemory`]) instead of failing after hours. The
+    /// default is 0 (streaming sinks).
+    fn memory_needed(&self, _info: &RowsInfo) -> u64 {
+        0
+    }
+
+    /// The shape of the result, before any row.
+    fn begin(&mut self, info: &RowsInfo) -> Result<()>;
+
+    /// The next block of rows.
+    fn rows(&mut self, block: &RowBlock<'_>) -> Result<()>;
+
+    /// After the last row (flush files here).
+    fn finish(&mut self) -> Result<()>;
+}
+
+/// All-pairs distances held in memory, row-major, indexed by internal vertex number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DistMatrix {
+    n: usize,
+    dist: DistValues,
+    pred: Option<Vec<VertexId>>,
+}
+
+/// The values of a [`DistMatrix`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum DistValues {
+    /// Integer distances; `i64::MAX` means unreachable.
+    I64(Vec<i64>),
+    /// Float distances; `f64::INFINITY` means unreachable.
+    F64(Vec<f64>),
+}
+
+impl DistMatrix {
+    /// Assembles a matrix; `dist` (and `pred`, if given) must hold `n * n` values.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when a length is not `n * n`.
+    pub fn new(n: usize, dist: DistValues, pred: Option<Vec<VertexId>>) -> Result<DistMatrix> {
+        let len = match &dist {
+            DistValues::I64(d) => d.len(),
+            DistValues::F64(d) => d.len(),
+        };
+        let nn = n.checked_mul(n);
+        if Some(len) != nn || pred.as_ref().is_some_and(|p| Some(p.len()) != nn) {
+            return Err(Error::InvalidArgument(format!(
+                "a {n} x {n} distance matrix needs {n}^2 values, got {len}"
+            )));
+        }
+        Ok(DistMatrix { n, dist, pred })
+    }
+
+    /// The number of vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.n
+    }
+
+    /// The type of the distances.
+    pub fn dist_type(&self) -> DistType {
+        match self.dist {
+            DistValues::I64(_) => DistType::I64,
+            DistValues::F64(_) => DistType::F64,
+        }
+    }
+
+    /// The values.
+    pub fn values(&self) -> &DistValues {
+        &self.dist
+    }
+
+    /// All distances row-major, when they are integers.
+    pub fn as_i64(&self) -> Option<&[i64]> {
+        match &self.dist {
+            DistValues::I64(d) => Some(d),
+            DistValues::F64(_) => None,
+        }
+    }
+
+    /// All distances row-major, when they are floats.
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        match &self.dist {
+            DistValues::F64(d) => Some(d),
+            DistValues::I64(_) => None,
+        }
+    }
+
+    /// Row `s`: the distances from `s`.
+    pub fn row(&self, s: VertexId) -> Option<Dists<'_>> {
+        let n = self.n;
+        let start = (s as usize).checked_mul(n)?;
+        let range = start..start.checked_add(n)?;
+        Some(match &self.dist {
+            DistValues::I64(d) => Dists::I64(d.get(range)?),
+            DistValues::F64(d) => Dists::F64(d.get(range)?),
+        })
+    }
+
+    /// The distance from `s` to `t` as f64 (`f64::INFINITY` when unreachable), `None` when
+    /// either is out of range.
+    pub fn get_f64(&self, s: VertexId, t: VertexId) -> Option<f64> {
+        let i = self.index(s, t)?;
+        Some(match &self.dist {
+            DistValues::I64(d) => {
+                let x = *d.get(i)?;
+                if x == i64::INFINITY {
+                    f64::INFINITY
+                } else {
+                    x as f64
+                }
+            }
+            DistValues::F64(d) => *d.get(i)?,
+        })
+    }
+
+    /// All predecessors row-major, when computed.
+    pub fn predecessors(&self) -> Option<&[VertexId]> {
+        self.pred.as_deref()
+    }
+
+    /// The predecessors of row `s`, when computed.
+    pub fn pred_row(&self, s: VertexId) -> Option<&[VertexId]> {
+        let n = self.n;
+        let start = (s as usize).checked_mul(n)?;
+        self.pred.as_ref()?.get(start..start.checked_add(n)?)
+    }
+
+    /// A shortest path `s, ..., t` rebuilt from the predecessors; `None` when `t` is
+    /// unreachable, a vertex is out of range, no predecessors were computed, or they do
+    /// not lead back to `s` within `n` steps.
+    pub fn path(&self, s: VertexId, t: VertexId) -> Option<Vec<VertexId>> {
+        let pred = self.pred_row(s)?;
+        let mut path = vec![t];
+        let mut v = t;
+        while v != s {
+            v = *pred.get(v as usize)?;
+            if v == NO_VERTEX || path.len() > self.n {
+                return None;
+            }
+            path.push(v);
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// The number of reachable pairs (finite distances), the diagonal included.
+    pub fn reachable_pairs(&self) -> u64 {
+        match &self.dist {
+            DistValues::I64(d) => d.iter().filter(|&&x| x != i64::INFINITY).count() as u64,
+            DistValues::F64(d) => d.iter().filter(|x| x.is_finite()).count() as u64,
+        }
+    }
+
+    fn index(&self, s: VertexId, t: VertexId) -> Option<usize> {
+        let (s, t) = (s as usize, t as usize);
+        (s < self.n && t < self.n).then(|| s * self.n + t)
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApspSummary {
+    /// The algorithm that ran (`Auto` resolved).
+    pub algorithm: Algorithm,
+    /// The number of vertices.
+    pub num_vertices: usize,
+    /// The type of the distances.
+    pub dist_type: DistType,
+    /// The number of pairs with a finite distance, the diagonal included.
+    pub reachable_pairs: u64,
+    /// Whether the graph has a negative weight (Johnson then reweights, and
+    /// Floyd-Warshall uses wider integers for its sentinel).
+    pub negative_weights: bool,
+}
+
+/// Computes all-pairs shortest paths of `g` and streams them into `sink`.
+///
+/// # Arguments
+/// * `g` - the graph; unweighted graphs have weight 1 on every arc; negative weights are
+///   allowed.
+/// * `algorithm` - which algorithm ([`Algorithm::Auto`] picks by density).
+/// * `opts` - options (predecessors).
+/// * `sink` - receives `begin`, the rows `0..n` in order, then `finish` ([`RowSink`]).
+///
+/// # Returns
+/// An [`ApspSummary`] (the algorithm that ran, the number of reachable pairs).
+///
+/// # Errors
+/// [`Error::NegativeCycle`] when the graph has a negative cycle (a real one is named);
+/// [`Error::Overflow`] when a distance does not fit `i64` (or `f64`);
+/// [`Error::OutOfMemory`] when Floyd-Warshall's matrix (or Johnson's row block, or the
+/// sink's own needs) would not fit; any error the sink returns.
+///
+/// # Complexity
+/// Floyd-Warshall O(n^3) time, O(n^2) memory; Johnson O(n m + n (m + n) log n) time,
+/// O(m + block * n) memory (plus what the sink keeps). Both use every rayon thread.
+///
+/// # Example
+/// ```
+/// use warpgraph::apsp::{apsp, Algorithm, ApspOptions, MatrixSink};
+/// use warpgraph::{BuildOptions, EdgeList, Weights};
+/// // 0 --1.5--> 1 --2.0--> 2
+/// let g = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::from(vec![1.5f64, 2.0]))
+///     .unwrap().build(&BuildOptions::default()).unwrap();
+/// let mut sink = MatrixSink::new();
+/// let summary = apsp(&g, Algorithm::Auto, &ApspOptions::default(), &mut sink).unwrap();
+/// assert_eq!(summary.reachable_pairs, 6);
+/// let m = sink.into_matrix().unwrap();
+/// assert_eq!(m.get_f64(0, 2), Some(3.5));
+/// assert_eq!(m.get_f64(2, 0), Some(f64::INFINITY));
+/// ```
+pub fn apsp(
+    g: &Graph,
+    algorithm: Algorithm,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+) -> Result<ApspSummary> {
+    apsp_with(g, algorithm, opts, sink, &NoProgress)
+}
+
+/// [`apsp`], reporting progress: a "floyd-warshall" phase counted in rounds or a
+/// "johnson" phase counted in sources.
+///
+/// # Arguments
+/// As [`apsp`], plus `progress`.
+///
+/// # Returns
+/// As [`apsp`].
+///
+/// # Errors
+/// As [`apsp`].
+///
+/// # Complexity
+/// As [`apsp`].
+///
+/// ```
+/// use warpgraph::apsp::{apsp_with, Algorithm, ApspOptions, MatrixSink};
+/// use warpgraph::{BuildOptions, EdgeList, NoProgress, Weights};
+/// let g = EdgeList::new(2, vec![0], vec![1], Weights::None).unwrap()
+///     .build(&BuildOptions::default()).unwrap();
+/// let mut sink = MatrixSink::new();
+/// apsp_with(&g, Algorithm::Johnson, &ApspOptions::default(), &mut sink, &NoProgress).unwrap();
+/// assert_eq!(sink.into_matrix().unwrap().as_i64().unwrap(), &[0, 1, i64::MAX, 0]);
+/// ```
+pub fn apsp_with(
+    g: &Graph,
+    algorithm: Algorithm,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<ApspSummary> {
+    let algorithm = algorithm.resolve(g, opts);
+    let info = RowsInfo {
+        num_vertices: g.num_vertices(),
+        dist_type: DistType::of(g.weight_type()),
+        predecessors: opts.predecessors,
+    };
+    let mut counter = CountingSink {
+        inner: sink,
+        reachable: 0,
+    };
+    match algorithm {
+        Algorithm::Johnson => cpu::johnson_with(g, opts, &mut counter, progress)?,
+        _ => cpu::floyd_warshall_with(g, opts, &mut counter, progress)?,
+    }
+    Ok(ApspSummary {
+        algorithm,
+        num_vertices: info.num_vertices,
+        dist_type: info.dist_type,
+        reachable_pairs: counter.reachable,
+        negative_weights: cpu::has_negative_weight(g),
+    })
+}
+
+/// All-pairs shortest paths of `g` as an in-memory [`DistMatrix`].
+///
+/// # Arguments
+/// * `g`, `algorithm`, `opts` - as for [`apsp`].
+///
+/// # Returns
+/// The n x n matrix (and predecessors when asked for).
+///
+/// # Errors
+/// As [`apsp`]; [`Error::OutOfMemory`] when the matrix does not fit.
+///
+/// # Complexity
+/// As [`apsp`], plus the O(n^2) matrix.
+///
+/// ```
+/// use warpgraph::apsp::{apsp_matrix, Algorithm, ApspOptions};
+/// use warpgraph::{BuildOptions, EdgeList, Weights};
+/// // Undirected path 0 - 1 - 2, unit weights.
+/// let g = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::None).unwrap()
+///     .build(&BuildOptions { directed: false, ..Default::default() }).unwrap();
+/// let opts = ApspOptions { predecessors: true };
+/// let m = apsp_matrix(&g, Algorithm::FloydWarshall, &opts).unwrap();
+/// assert_eq!(m.as_i64().unwrap(), &[0, 1, 2, 1, 0, 1, 2, 1, 0]);
+/// assert_eq!(m.path(0, 2), Some(vec![0, 1, 2]));
+/// ```
+pub fn apsp_matrix(g: &Graph, algorithm: Algorithm, opts: &ApspOptions) -> Result<DistMatrix> {
+    let mut sink = MatrixSink::new();
+    apsp(g, algorithm, opts, &mut sink)?;
+    sink.into_matrix()
+}
+
+/// Counts reachable pairs on the way to the caller's sink.
+struct CountingSink<'a> {
+    inner: &'a mut dyn RowSink,
+    reachable: u64,
+}
+
+impl RowSink for CountingSink<'_> {
+    fn memory_needed(&self, info: &RowsInfo) -> u64 {
+        self.inner.memory_needed(info)
+    }
+
+    fn begin(&mut self, info: &RowsInfo) -> Result<()> {
+        self.inner.begin(info)
+    }
+
+    fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
+        self.reachable += match block.dist {
+            Dists::I64(d) => d.iter().filter(|&&x| x != i64::INFINITY).count() as u64,
+            Dists::F64(d) => d.iter().filter(|x| x.is_finite()).count() as u64,
+        };
+        self.inner.rows(block)
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.inner.finish()
+    }
+}

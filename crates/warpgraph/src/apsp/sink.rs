@@ -1,0 +1,489 @@
+//! Where all-pairs rows go: memory, a NumPy `.npy` file, or a TSV file.
+//!
+//! Every sink implements [`RowSink`] and checks the row contract (rows `0..n` in order,
+//! each once, of the announced type); files are written as rows arrive, so a file sink
+//! keeps only one block in memory whatever `n` is.
+//!
+//! # `.npy` ([`NpySink`])
+//! NumPy's format version 1.0 (<https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html>):
+//! the magic `\x93NUMPY`, version `1 0`, a little-endian `u16` header length, then the
+//! header dictionary padded with spaces to a multiple of 64 bytes and ended by `\n`, then
+//! the `n x n` matrix row-major (C order), little-endian:
+//! ```text
+//! \x93NUMPY\x01\x00v\x00{'descr': '<i8', 'fortran_order': False, 'shape': (3, 3), }   ...\n
+//! ```
+//! Rows and columns are **internal vertex numbers** `0..n` (not the file's ids: map them
+//! with the graph's [`VertexIds`]). [`NpyDtype::Native`] writes `int64` (`<i8`) for integer
+//! distances, with `i64::MAX` (`np.iinfo(np.int64).max`) for unreachable pairs, and
+//! `float64` (`<f8`) with `inf` for float distances; [`NpyDtype::F64`] always writes
+//! `float64` with `inf` (integer distances beyond 2^53 then lose precision). Load with
+//! `np.load(path)` or, without reading it all, `np.load(path, mmap_mode='r')`.
+//! Predecessors are not written to `.npy`.
+//!
+//! # TSV ([`TsvSink`])
+//! A header line, then one line per **reachable** pair, the diagonal included (fields are
+//! separated by one tab, shown as `\t` here), sources in order, targets in order within a
+//! source, in the graph's **file ids** ([`VertexIds::external`]):
+//! ```text
+//! source\ttarget\tdistance
+//! 1\t1\t0
+//! 1\t2\t4
+//! ```
+//! Integer distances are printed as integers, float distances in the shortest form that
+//! reads back to the same `f64` (`3.5`, `1e-7`). With predecessors, a fourth column
+//! `predecessor` holds the file id of the vertex before `target` (`source` itself on the
+//! diagonal). Unreachable pairs have no line. Load with
+//! `pandas.read_csv(path, sep='\t')`.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::{DistMatrix, DistType, DistValues, Dists, RowBlock, RowSink, RowsInfo};
+use crate::error::{Error, Result};
+use crate::graph::{VertexId, VertexIds, NO_VERTEX};
+
+/// Checks the row contract; returns the number of rows in `block`.
+fn check_block(info: Option<&RowsInfo>, next: usize, block: &RowBlock<'_>) -> Result<usize> {
+    let info = info.ok_or_else(|| Error::InvalidArgument("rows before begin".into()))?;
+    let n = info.num_vertices;
+    let rows = block.num_rows();
+    let bad = |msg: String| Err(Error::InvalidArgument(format!("row block: {msg}")));
+    if block.num_vertices != n {
+        return bad(format!(
+            "rows of {} values, expected {n}",
+            block.num_vertices
+        ));
+    }
+    if rows.checked_mul(n) != Some(block.dist.len()) {
+        return bad(format!(
+            "{} values are not whole rows of {n}",
+            block.dist.len()
+        ));
+    }
+    if block.dist.dist_type() != info.dist_type {
+        return bad(format!(
+            "{} distances, expected {}",
+            block.dist.dist_type().name(),
+            info.dist_type.name()
+        ));
+    }
+    if block.first as usize != next || next + rows > n {
+        return bad(format!(
+            "rows {}..{} arrived, expected row {next} of {n}",
+            block.first,
+            block.first as usize + rows
+        ));
+    }
+    if info.predecessors != block.pred.is_some()
+        || block.pred.is_some_and(|p| p.len() != block.dist.len())
+    {
+        return bad("predecessors missing or of the wrong length".into());
+    }
+    Ok(rows)
+}
+
+fn check_complete(info: Option<&RowsInfo>, next: usize) -> Result<()> {
+    match info {
+        Some(info) if next == info.num_vertices => Ok(()),
+        Some(info) => Err(Error::InvalidArgument(format!(
+            "only {next} of {} rows arrived",
+            info.num_vertices
+        ))),
+        None => Err(Error::InvalidArgument("finish before begin".into())),
+    }
+}
+
+/// Keeps the whole result in memory as a [`DistMatrix`].
+///
+/// ```
+/// use warpgraph::apsp::{apsp, Algorithm, ApspOptions, MatrixSink};
+/// use warpgraph::Graph;
+/// let g = Graph::empty(2, true);
+/// let mut sink = MatrixSink::new();
+/// apsp(&g, Algorithm::FloydWarshall, &ApspOptions::default(), &mut sink).unwrap();
+/// let m = sink.into_matrix().unwrap();
+/// assert_eq!(m.as_i64().unwrap(), &[0, i64::MAX, i64::MAX, 0]);
+/// ```
+#[derive(Debug, Default)]
+pub struct MatrixSink {
+    info: Option<RowsInfo>,
+    dist: Option<DistValues>,
+    pred: Option<Vec<VertexId>>,
+    next: usize,
+    finished: bool,
+}
+
+impl MatrixSink {
+    /// An empty sink.
+    pub fn new() -> MatrixSink {
+        MatrixSink::default()
+    }
+
+    /// The matrix, once every row arrived and `finish` was called.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the run did not complete.
+    pub fn into_matrix(self) -> Result<DistMatrix> {
+        match (self.info, self.dist, self.finished) {
+            (Some(info), Some(dist), true) => DistMatrix::new(info.num_vertices, dist, self.pred),
+            _ => Err(Error::InvalidArgument(
+                "the all-pairs run did not complete; there is no matrix".into(),
+            )),
+        }
+    }
+}
+
+impl RowSink for MatrixSink {
+    fn memory_needed(&self, info: &RowsInfo) -> u64 {
+        let per = 8 + if info.predecessors { 4 } else { 0 };
+        info.num_pairs().saturating_mul(per)
+    }
+
+    fn begin(&mut self, info: &RowsInfo) -> Result<()> {
+        let pairs = usize::try_from(info.num_pairs()).map_err(|_| Error::TooLarge {
+            what: "the distance matrix (vertices squared)".into(),
+            value: info.num_pairs(),
+            limit: usize::MAX as u64,
+        })?;
+        crate::memory::check(
+            || format!("a {0} x {0} distance matrix", info.num_vertices),
+            self.memory_needed(info),
+        )?;
+        self.dist = Some(match info.dist_type {
+            DistType::I64 => DistValues::I64(Vec::with_capacity(pairs)),
+            DistType::F64 => DistValues::F64(Vec::with_capacity(pairs)),
+        });
+        self.pred = info.predecessors.then(|| Vec::with_capacity(pairs));
+        self.info = Some(*info);
+        self.next = 0;
+        self.finished = false;
+        Ok(())
+    }
+
+    fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
+        let rows = check_block(self.info.as_ref(), self.next, block)?;
+        match (&mut self.dist, block.dist) {
+            (Some(DistValues::I64(v)), Dists::I64(d)) => v.extend_from_slice(d),
+            (Some(DistValues::F64(v)), Dists::F64(d)) => v.extend_from_slice(d),
+            _ => return Err(Error::InvalidArgument("row block of the wrong type".into())),
+        }
+        if let (Some(v), Some(p)) = (&mut self.pred, block.pred) {
+            v.extend_from_slice(p);
+        }
+        self.next += rows;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        check_complete(self.info.as_ref(), self.next)?;
+        self.finished = true;
+        Ok(())
+    }
+}
+
+/// The element type of a `.npy` file (see the [module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NpyDtype {
+    /// `int64` for integer distances (unreachable `i64::MAX`), `float64` for float ones.
+    #[default]
+    Native,
+    /// Always `float64` (unreachable `inf`).
+    F64,
+}
+
+/// Streams the matrix into a NumPy `.npy` file (see the [module docs](self)).
+///
+/// ```
+/// use warpgraph::apsp::{apsp, Algorithm, ApspOptions, NpySink};
+/// use warpgraph::{BuildOptions, EdgeList, Weights};
+/// let g = EdgeList::new(2, vec![0], vec![1], Weights::from(vec![7])).unwrap()
+///     .build(&BuildOptions::default()).unwrap();
+/// let mut sink = NpySink::new(Vec::new(), "<memory>");
+/// apsp(&g, Algorithm::Johnson, &ApspOptions::default(), &mut sink).unwrap();
+/// let bytes = sink.into_inner();
+/// assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
+/// let data = 10 + u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+/// assert_eq!(data % 64, 0);
+/// assert_eq!(bytes.len(), data + 4 * 8);
+/// assert_eq!(&bytes[data + 8..data + 16], &7i64.to_le_bytes());
+/// ```
+#[derive(Debug)]
+pub struct NpySink<W: Write + Send> {
+    out: W,
+    path: PathBuf,
+    dtype: NpyDtype,
+    info: Option<RowsInfo>,
+    next: usize,
+    buf: Vec<u8>,
+}
+
+impl NpySink<BufWriter<File>> {
+    /// Creates (or truncates) the file `path` and writes to it.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be created.
+    pub fn create(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let f = File::create(path).map_err(|e| Error::io(path, e))?;
+        Ok(NpySink::new(BufWriter::with_capacity(1 << 20, f), path))
+    }
+}
+
+impl<W: Write + Send> NpySink<W> {
+    /// Writes to `out`; `path` names it in error messages.
+    pub fn new(out: W, path: impl Into<PathBuf>) -> Self {
+        NpySink {
+            out,
+            path: path.into(),
+            dtype: NpyDtype::Native,
+            info: None,
+            next: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Chooses the element type (default [`NpyDtype::Native`]).
+    pub fn with_dtype(mut self, dtype: NpyDtype) -> Self {
+        self.dtype = dtype;
+        self
+    }
+
+    /// The writer back (after `finish`).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// The `.npy` v1.0 header for an `n x n` matrix of `descr` (`<i8` or `<f8`).
+pub(crate) fn npy_header(descr: &str, n: usize) -> Vec<u8> {
+    let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({n}, {n}), }}");
+    // magic (6) + version (2) + length (2) + dict + padding + '\n', a multiple of 64.
+    let unpadded = 10 + dict.len() + 1;
+    let total = unpadded.div_ceil(64) * 64;
+    let header_len = (total - 10) as u16;
+    let mut h = Vec::with_capacity(total);
+    h.extend_from_slice(b"\x93NUMPY\x01\x00");
+    h.extend_from_slice(&header_len.to_le_bytes());
+    h.extend_from_slice(dict.as_bytes());
+    h.resize(total - 1, b' ');
+    h.push(b'\n');
+    h
+}
+
+impl<W: Write + Send> RowSink for NpySink<W> {
+    fn begin(&mut self, info: &RowsInfo) -> Result<()> {
+        let descr = match (self.dtype, info.dist_type) {
+            (NpyDtype::Native, DistType::I64) => "<i8",
+            _ => "<f8",
+        };
+        let header = npy_header(descr, info.num_vertices);
+        self.write(&header)?;
+        self.info = Some(*info);
+        self.next = 0;
+        Ok(())
+    }
+
+    fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
+        let rows = check_block(self.info.as_ref(), self.next, block)?;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.resize(block.dist.len() * 8, 0);
+        match (block.dist, self.dtype) {
+            (Dists::I64(d), NpyDtype::Native) => {
+                buf.par_chunks_mut(8 << 12)
+                    .zip(d.par_chunks(1 << 12))
+                    .for_each(|(b, d)| {
+                        for (b, x) in b.chunks_exact_mut(8).zip(d) {
+                            b.copy_from_slice(&x.to_le_bytes());
+                        }
+                    });
+            }
+            (Dists::I64(d), NpyDtype::F64) => {
+                buf.par_chunks_mut(8 << 12)
+                    .zip(d.par_chunks(1 << 12))
+                    .for_each(|(b, d)| {
+                        for (b, &x) in b.chunks_exact_mut(8).zip(d) {
+                            let f = if x == i64::MAX {
+                                f64::INFINITY
+                            } else {
+                                x as f64
+                            };
+                            b.copy_from_slice(&f.to_le_bytes());
+                        }
+                    });
+            }
+            (Dists::F64(d), _) => {
+                buf.par_chunks_mut(8 << 12)
+                    .zip(d.par_chunks(1 << 12))
+                    .for_each(|(b, d)| {
+                        for (b, x) in b.chunks_exact_mut(8).zip(d) {
+                            b.copy_from_slice(&x.to_le_bytes());
+                        }
+                    });
+            }
+        }
+        let result = self.write(&buf);
+        self.buf = buf;
+        result?;
+        self.next += rows;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        check_complete(self.info.as_ref(), self.next)?;
+        self.out.flush().map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// Streams the reachable pairs into a TSV file (see the [module docs](self)).
+///
+/// ```
+/// use warpgraph::apsp::{apsp, Algorithm, ApspOptions, TsvSink};
+/// use warpgraph::{BuildOptions, EdgeList, VertexIds, Weights};
+/// let g = EdgeList::new(2, vec![0], vec![1], Weights::from(vec![2.5f64])).unwrap()
+///     .build(&BuildOptions::default()).unwrap()
+///     .with_ids(VertexIds::Base(1)).unwrap();
+/// let mut sink = TsvSink::new(Vec::new(), "<memory>", g.ids());
+/// apsp(&g, Algorithm::FloydWarshall, &ApspOptions::default(), &mut sink).unwrap();
+/// let text = String::from_utf8(sink.into_inner()).unwrap();
+/// assert_eq!(text, "source\ttarget\tdistance\n1\t1\t0.0\n1\t2\t2.5\n2\t2\t0.0\n");
+/// ```
+#[derive(Debug)]
+pub struct TsvSink<'a, W: Write + Send> {
+    out: W,
+    path: PathBuf,
+    ids: &'a VertexIds,
+    info: Option<RowsInfo>,
+    next: usize,
+}
+
+impl<'a> TsvSink<'a, BufWriter<File>> {
+    /// Creates (or truncates) the file `path`; `ids` are the graph's ([`Graph::ids`]).
+    ///
+    /// [`Graph::ids`]: crate::Graph::ids
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be created.
+    pub fn create(path: impl AsRef<Path>, ids: &'a VertexIds) -> Result<Self> {
+        let path = path.as_ref();
+        let f = File::create(path).map_err(|e| Error::io(path, e))?;
+        Ok(TsvSink::new(
+            BufWriter::with_capacity(1 << 20, f),
+            path,
+            ids,
+        ))
+    }
+}
+
+impl<'a, W: Write + Send> TsvSink<'a, W> {
+    /// Writes to `out`, naming vertices by `ids`; `path` names `out` in error messages.
+    pub fn new(out: W, path: impl Into<PathBuf>, ids: &'a VertexIds) -> Self {
+        TsvSink {
+            out,
+            path: path.into(),
+            ids,
+            info: None,
+            next: 0,
+        }
+    }
+
+    /// The writer back (after `finish`).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// One row's lines.
+fn tsv_row(ids: &VertexIds, s: VertexId, dist: Dists<'_>, pred: Option<&[VertexId]>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut ib = itoa::Buffer::new();
+    let mut db = itoa::Buffer::new();
+    let mut fb = ryu::Buffer::new();
+    let src = ids.external(s);
+    let n = dist.len();
+    for t in 0..n {
+        let text: &str = match dist {
+            Dists::I64(d) => match d.get(t) {
+                Some(&x) if x != i64::MAX => db.format(x),
+                _ => continue,
+            },
+            Dists::F64(d) => match d.get(t) {
+                Some(&x) if x.is_finite() => fb.format_finite(x),
+                _ => continue,
+            },
+        };
+        out.extend_from_slice(ib.format(src).as_bytes());
+        out.push(b'\t');
+        out.extend_from_slice(ib.format(ids.external(t as VertexId)).as_bytes());
+        out.push(b'\t');
+        out.extend_from_slice(text.as_bytes());
+        if let Some(p) = pred.and_then(|p| p.get(t)) {
+            out.push(b'\t');
+            if *p != NO_VERTEX {
+                out.extend_from_slice(ib.format(ids.external(*p)).as_bytes());
+            }
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+impl<W: Write + Send> RowSink for TsvSink<'_, W> {
+    fn begin(&mut self, info: &RowsInfo) -> Result<()> {
+        if let VertexIds::Map(m) = self.ids {
+            if m.len() != info.num_vertices {
+                return Err(Error::InvalidArgument(format!(
+                    "TSV output: {} vertex ids for {} vertices",
+                    m.len(),
+                    info.num_vertices
+                )));
+            }
+        }
+        let header: &[u8] = if info.predecessors {
+            b"source\ttarget\tdistance\tpredecessor\n"
+        } else {
+            b"source\ttarget\tdistance\n"
+        };
+        self.write(header)?;
+        self.info = Some(*info);
+        self.next = 0;
+        Ok(())
+    }
+
+    fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
+        let rows = check_block(self.info.as_ref(), self.next, block)?;
+        let ids = self.ids;
+        let lines: Vec<Vec<u8>> = (0..rows)
+            .into_par_iter()
+            .map(|i| match block.row(i) {
+                Some((dist, pred)) => tsv_row(ids, block.first + i as VertexId, dist, pred),
+                None => Vec::new(),
+            })
+            .collect();
+        for l in &lines {
+            self.write(l)?;
+        }
+        self.next += rows;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        check_complete(self.info.as_ref(), self.next)?;
+        self.out.flush().map_err(|e| Error::io(&self.path, e))
+    }
+}

@@ -1,0 +1,186 @@
+//! The benchmark harness's shared parts: how sources are picked, how trials are summarised,
+//! and the report every benchmark writes.
+//!
+//! Sources are picked as Graph500 does: uniformly at random among vertices with at least one
+//! arc, from a fixed seed, so every run and every device times the same roots. Each trial's
+//! result is verified before its time is recorded: a figure that was not verified is never
+//! reported. Times are wall-clock seconds of the algorithm alone (no loading).
+
+use serde::Serialize;
+
+use crate::generate::rng::Rng;
+use crate::graph::{Graph, VertexId};
+
+/// Picks `count` sources uniformly among vertices with an outgoing arc (with repetition
+/// when there are fewer such vertices than `count`), deterministically from `seed`.
+/// Returns an empty list when no vertex has an arc.
+pub fn pick_sources(g: &Graph, count: usize, seed: u64) -> Vec<VertexId> {
+    let n = g.num_vertices() as u64;
+    if n == 0 || g.num_arcs() == 0 {
+        return Vec::new();
+    }
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let v = rng.below(n) as VertexId;
+        if g.out().degree(v) > 0 {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The number of input edges within the part of the graph a traversal reached: arcs leaving
+/// reached vertices, halved for undirected graphs (a self loop counts once). This is the
+/// edge count of Graph500's TEPS.
+pub fn edges_reached(g: &Graph, reached: impl Fn(VertexId) -> bool + Sync) -> u64 {
+    use rayon::prelude::*;
+    let (arcs, loops) = (0..g.num_vertices() as VertexId)
+        .into_par_iter()
+        .filter(|&v| reached(v))
+        .map(|v| {
+            let row = g.neighbors(v);
+            (
+                row.len() as u64,
+                row.iter().filter(|&&t| t == v).count() as u64,
+            )
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if g.is_directed() {
+        arcs
+    } else {
+        (arcs + loops) / 2
+    }
+}
+
+/// Summary statistics of a list of trial times.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// Number of trials.
+    pub trials: usize,
+    /// Median seconds.
+    pub median: f64,
+    /// Fastest trial.
+    pub min: f64,
+    /// Slowest trial.
+    pub max: f64,
+    /// Arithmetic mean.
+    pub mean: f64,
+}
+
+impl Summary {
+    /// Summarises `times` (seconds); `None` when empty.
+    pub fn of(times: &[f64]) -> Option<Summary> {
+        if times.is_empty() {
+            return None;
+        }
+        let mut t = times.to_vec();
+        t.sort_by(f64::total_cmp);
+        let k = t.len();
+        let median = if k % 2 == 1 {
+            t[k / 2]
+        } else {
+            (t[k / 2 - 1] + t[k / 2]) / 2.0
+        };
+        Some(Summary {
+            trials: k,
+            median,
+            min: t[0],
+            max: t[k - 1],
+            mean: t.iter().sum::<f64>() / k as f64,
+        })
+    }
+}
+
+/// One timed, verified run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trial {
+    /// The source (file id), when the algorithm has one.
+    pub source: Option<u64>,
+    /// Seconds.
+    pub seconds: f64,
+    /// Vertices reached (traversals) or result size.
+    pub reached: u64,
+    /// Edges in the reached part (traversals), for TEPS.
+    pub edges: u64,
+    /// Whether the result passed its verifier (always true in a report: failures abort).
+    pub verified: bool,
+}
+
+/// A benchmark's report: what ran where, on what, and every trial.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Problem family: bfs, sssp, apsp, mst.
+    pub problem: String,
+    /// Algorithm variant.
+    pub algorithm: String,
+    /// Device, in words ("cpu (2 threads)").
+    pub device: String,
+    /// The graph, in words (file or generator).
+    pub graph: String,
+    /// Vertices.
+    pub vertices: u64,
+    /// Edges.
+    pub edges: u64,
+    /// Every trial, in order.
+    pub trials: Vec<Trial>,
+    /// Their summary.
+    pub summary: Option<Summary>,
+    /// Median traversed edges per second (BFS and SSSP), edges / seconds per trial.
+    pub median_teps: Option<f64>,
+}
+
+impl Report {
+    /// Fills `summary` and `median_teps` from the trials.
+    pub fn finish(&mut self) {
+        let times: Vec<f64> = self.trials.iter().map(|t| t.seconds).collect();
+        self.summary = Summary::of(&times);
+        let teps: Vec<f64> = self
+            .trials
+            .iter()
+            .filter(|t| t.edges > 0 && t.seconds > 0.0)
+            .map(|t| t.edges as f64 / t.seconds)
+            .collect();
+        self.median_teps = Summary::of(&teps).map(|s| s.median);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildOptions, EdgeList, Weights};
+
+    #[test]
+    fn sources_have_arcs_and_repeat_deterministically() {
+        // Vertices 1 and 3 have arcs; 0, 2, 4 do not.
+        let e = EdgeList::new(5, vec![1, 3], vec![2, 0], Weights::None).unwrap();
+        let g = e.build(&BuildOptions::default()).unwrap();
+        let a = pick_sources(&g, 32, 7);
+        assert_eq!(a.len(), 32);
+        assert!(a.iter().all(|&v| v == 1 || v == 3));
+        assert!(a.contains(&1) && a.contains(&3));
+        assert_eq!(a, pick_sources(&g, 32, 7));
+        assert!(pick_sources(&Graph::empty(3, true), 4, 1).is_empty());
+    }
+
+    #[test]
+    fn reached_edges_count_undirected_edges_once() {
+        let e = EdgeList::new(4, vec![0, 1, 2, 3], vec![1, 2, 2, 3], Weights::None).unwrap();
+        let g = e
+            .build(&BuildOptions {
+                directed: false,
+                ..Default::default()
+            })
+            .unwrap();
+        // Component {0,1,2}: edges 0-1, 1-2, loop 2-2.
+        assert_eq!(edges_reached(&g, |v| v < 3), 3);
+        assert_eq!(edges_reached(&g, |v| v == 3), 1);
+    }
+
+    #[test]
+    fn summary_median() {
+        let s = Summary::of(&[3.0, 1.0, 2.0, 10.0]).unwrap();
+        assert_eq!((s.median, s.min, s.max, s.mean), (2.5, 1.0, 10.0, 4.0));
+        assert!(Summary::of(&[]).is_none());
+    }
+}

@@ -1,0 +1,9 @@
+//! BFS on the CPU: every core through rayon.
+//!
+//! One variant, [`direction_optimizing`]; its [`Direction`](super::Direction) option forces
+//! pure top-down or pure bottom-up steps. A GPU backend will add `bfs::cuda` beside this
+//! module with the same variant names.
+
+mod direction_optimizing;
+
+pub use direction_optimizing::direction_optimizing;

@@ -1,0 +1,191 @@
+//! Minimum spanning forests.
+//!
+//! [`mst`] returns the [`SpanningForest`] of a graph: a minimum spanning tree of every
+//! connected component (isolated vertices included, as one-vertex trees).
+//!
+//! Conventions a user will notice:
+//! - **One answer.** Edges are ordered by `(weight, smaller endpoint, larger endpoint)`,
+//!   floats by the IEEE total order (`-0.0` before `+0.0`). Under this strict total order
+//!   the minimum spanning forest is unique, so [`Algorithm::Kruskal`], [`Algorithm::Boruvka`]
+//!   and every future backend return the *identical* edge list, not merely the same total.
+//!   The forest lists its edges in that order, each as `(u, v)` with `u < v`.
+//! - **Directed graphs** are read as undirected: every arc `u -> v` is an edge `{u, v}`,
+//!   so between two vertices the lightest arc in either direction counts
+//!   ([`treats_as_undirected`] says when this happens).
+//! - **Self loops** never belong to a forest and are ignored; of parallel edges only the
+//!   lightest can be chosen.
+//! - **Unweighted graphs** weigh 1 per edge: the forest is the spanning forest whose edges
+//!   come first in vertex order, and its total is its edge count.
+//! - **Negative and zero weights** are fine. Totals of integer weights are exact `i64`
+//!   ([`Error::Overflow`] if the sum does not fit); float totals
+//!   are `f64`, summed in the forest's edge order so that they are reproducible.
+//!
+//! Methods: Kruskal (serial, the baseline) and Borůvka (parallel, the default); see
+//! [`cpu`]. [`verify`] checks any result independently.
+//!
+//! ```
+//! use warpgraph::mst::{mst, verify, Algorithm};
+//! use warpgraph::graph::stats::Number;
+//! use warpgraph::{EdgeList, BuildOptions, Weights};
+//! //     4       1
+//! //  0 --- 1 ------ 2      3 (isolated)
+//! //   \____________/
+//! //         2
+//! let g = EdgeList::new(4, vec![0, 1, 0], vec![1, 2, 2], Weights::I32(vec![4, 1, 2].into()))
+//!     .unwrap()
+//!     .build(&BuildOptions { directed: false, ..Default::default() })
+//!     .unwrap();
+//! let forest = mst(&g, Algorithm::Boruvka).unwrap();
+//! assert_eq!(forest.edges, vec![(1, 2), (0, 2)]);
+//! assert_eq!(forest.weights, Weights::I32(vec![1, 2].into()));
+//! assert_eq!(forest.total_weight, Number::Int(3));
+//! assert_eq!(forest.components, 2);
+//! verify(&g, &forest).unwrap();
+//! ```
+
+pub mod cpu;
+pub(crate) mod order;
+mod verify;
+
+pub use verify::verify;
+
+use crate::error::{Error, Result};
+use crate::graph::stats::Number;
+use crate::graph::{named_enum, Graph, VertexId, Weights};
+use order::EdgeWeight;
+
+/// A minimum spanning forest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpanningForest {
+    /// The forest's edges `(u, v)`, `u < v` (internal ids), sorted by
+    /// `(weight, u, v)`; see the [module docs](self) for the order.
+    pub edges: Vec<(VertexId, VertexId)>,
+    /// The edges' weights, parallel to `edges`, of the graph's weight type;
+    /// [`Weights::None`] for an unweighted graph (every edge weighs 1).
+    pub weights: Weights,
+    /// The sum of the weights: [`Number::Int`] for integer weights (and the edge count of
+    /// an unweighted graph), [`Number::Float`] for float weights.
+    pub total_weight: Number,
+    /// The number of connected components, isolated vertices included:
+    /// `edges.len() == num_vertices - components`.
+    pub components: u64,
+}
+
+/// Which minimum spanning forest algorithm to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Kruskal: sort the edges, add each that joins two trees (serial union-find).
+    Kruskal,
+    /// Borůvka: every tree takes its lightest outgoing edge, in parallel rounds.
+    #[default]
+    Boruvka,
+}
+
+named_enum!(
+    Algorithm,
+    "MST algorithm",
+    Algorithm::Kruskal => "kruskal",
+    Algorithm::Boruvka => "boruvka"
+);
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The minimum spanning forest of `g`.
+///
+/// # Arguments
+/// - `g`: any graph. Directed graphs are read as undirected (see [`treats_as_undirected`]);
+///   unweighted graphs weigh 1 per edge; self loops are ignored.
+/// - `algorithm`: [`Algorithm::Boruvka`] (parallel) or [`Algorithm::Kruskal`] (serial).
+///   Both return the identical forest.
+///
+/// # Returns
+/// The [`SpanningForest`], its edges in the documented total order.
+///
+/// # Errors
+/// [`Error::Overflow`] when an integer total does not fit in `i64` or a float total is not
+/// finite; [`Error::OutOfMemory`] when the working arrays (about
+/// 16 bytes per edge) do not fit.
+///
+/// # Complexity
+/// Kruskal O(m log m) (a parallel sort, then a serial union-find pass); Borůvka O(m log n)
+/// work in at most log2(n) parallel rounds, usually far fewer. Directed graphs are first
+/// symmetrised (O(m) extra memory).
+///
+/// # Example
+/// ```
+/// use warpgraph::mst::{mst, Algorithm};
+/// use warpgraph::{EdgeList, BuildOptions, Weights};
+/// // A directed triangle: the lighter direction of each pair counts.
+/// let g = EdgeList::new(3, vec![0, 1, 1, 2], vec![1, 0, 2, 0],
+///     Weights::F64(vec![5.0, 1.5, 2.0, 0.5].into())).unwrap()
+///     .build(&BuildOptions::default()).unwrap();
+/// let a = mst(&g, Algorithm::Kruskal).unwrap();
+/// assert_eq!(a.edges, vec![(0, 2), (0, 1)]);
+/// assert_eq!(a, mst(&g, Algorithm::Boruvka).unwrap());
+/// ```
+pub fn mst(g: &Graph, algorithm: Algorithm) -> Result<SpanningForest> {
+    match algorithm {
+        Algorithm::Kruskal => cpu::kruskal(g),
+        Algorithm::Boruvka => cpu::boruvka(g),
+    }
+}
+
+/// Whether [`mst`] reads `g` differently from how it is stored: true for a directed graph,
+/// whose arcs become undirected edges (the lighter of `u -> v` and `v -> u` counts).
+///
+/// # Arguments
+/// - `g`: the graph to be given to [`mst`].
+///
+/// # Returns
+/// `true` when `g` is directed (so that a front end can say the direction is ignored).
+/// No errors; O(1).
+///
+/// # Example
+/// ```
+/// use warpgraph::mst::treats_as_undirected;
+/// assert!(treats_as_undirected(&warpgraph::Graph::empty(3, true)));
+/// assert!(!treats_as_undirected(&warpgraph::Graph::empty(3, false)));
+/// ```
+pub fn treats_as_undirected(g: &Graph) -> bool {
+    g.is_directed()
+}
+
+/// Assembles a forest from its edges, already in the documented order.
+pub(crate) fn assemble<W: EdgeWeight>(
+    n: usize,
+    edges: Vec<(VertexId, VertexId)>,
+    weights: Vec<W>,
+) -> Result<SpanningForest> {
+    let total_weight = W::total(&weights)?;
+    let components = (n as u64).checked_sub(edges.len() as u64).ok_or_else(|| {
+        Error::VerificationFailed(format!(
+            "MST: a forest on {n} vertices cannot have {} edges",
+            edges.len()
+        ))
+    })?;
+    Ok(SpanningForest {
+        edges,
+        weights: W::into_weights(weights),
+        total_weight,
+        components,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithm_names_round_trip() {
+        for &a in Algorithm::ALL {
+            assert_eq!(a.name().parse::<Algorithm>().unwrap(), a);
+            assert_eq!(a.to_string(), a.name());
+        }
+        assert!("prim".parse::<Algorithm>().is_err());
+        assert_eq!(Algorithm::default(), Algorithm::Boruvka);
+    }
+}

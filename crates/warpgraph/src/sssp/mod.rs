@@ -1,0 +1,335 @@
+//! Single-source shortest paths (SSSP): the distance from one source vertex to every other,
+//! and a shortest-path tree.
+//!
+//! # What is computed
+//! For a directed graph G = (V, E) with arc weights c(e) and a source s: d(s) = 0 and
+//! d(v) = the least total weight of a path from s to v (infinite when none exists), with
+//! a parent for every reached vertex such that the parents form a tree rooted at s whose
+//! paths are shortest paths. An undirected graph is its symmetric digraph; an unweighted
+//! one has weight 1 on every arc. Integer weights sum in `i64` (checked: an overflow is an
+//! [`Error::Overflow`], never a wrong answer), float weights in `f64`.
+//!
+//! # Variants ([`Algorithm`])
+//! The four methods of seed 000 (the CUDA SSSP thesis, see `/work/shared/seeds/README.md`),
+//! on the CPU ([`cpu`]):
+//! - [`Algorithm::Dijkstra`]: label-setting with a binary heap, serial; the Boost Graph
+//!   Library baseline. Non-negative weights.
+//! - [`Algorithm::BellmanFord`]: label-correcting rounds over the vertices that changed,
+//!   in parallel; any weights, negative cycles reported.
+//! - [`Algorithm::BellmanFordQueue`]: a serial work-list with the SLF and LLL heuristics;
+//!   any weights, negative cycles reported.
+//! - [`Algorithm::DeltaStepping`]: Meyer and Sanders' buckets of width delta, in parallel
+//!   (the GAPBS kernel's structure); non-negative weights. [`Delta`] picks the width.
+//!
+//! Every variant returns the same distances (for floats up to rounding: sums along
+//! different shortest paths may round differently) and a valid parent tree, which
+//! [`verify`] checks in O(m).
+//!
+//! ```
+//! use warpgraph::sssp::{sssp, verify, Algorithm};
+//! use warpgraph::{BuildOptions, EdgeList, Weights};
+//! //   0 --4--> 1 --1--> 2
+//! //   \________2_______/^
+//! let g = EdgeList::new(3, vec![0, 1, 0], vec![1, 2, 2], Weights::from(vec![4i32, 1, 2]))
+//!     .unwrap()
+//!     .build(&BuildOptions::default())
+//!     .unwrap();
+//! let r = sssp(&g, 0, &Algorithm::Dijkstra).unwrap();
+//! assert_eq!(r.dist_f64(1), 4.0);
+//! assert_eq!(r.dist_f64(2), 2.0);
+//! assert_eq!(r.parent(), &[0, 0, 0]);
+//! verify(&g, &r).unwrap();
+//! ```
+
+pub mod cpu;
+mod verify;
+
+pub use verify::verify;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+use crate::graph::{Distance, Graph, VertexId, Weights, NO_VERTEX};
+
+use cpu::{ArcWeights, Unit};
+
+/// Shortest-path distances and parents from one source.
+///
+/// `dist[v]` is `D::INFINITY` and `parent[v]` is [`NO_VERTEX`] when `v` is unreachable;
+/// `parent[source] == source`; for every other reached `v`, `parent[v] -> v` is an arc on a
+/// shortest path (`dist[v] == dist[parent[v]] + w`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShortestPaths<D> {
+    /// The source vertex.
+    pub source: VertexId,
+    /// Distance of every vertex from the source.
+    pub dist: Vec<D>,
+    /// Parent of every vertex in the shortest-path tree.
+    pub parent: Vec<VertexId>,
+}
+
+impl<D: Distance> ShortestPaths<D> {
+    /// The number of vertices reached from the source (the source included).
+    pub fn reached(&self) -> u64 {
+        self.parent.iter().filter(|&&p| p != NO_VERTEX).count() as u64
+    }
+}
+
+/// Shortest paths of a graph whichever its weight type: integer weights and unweighted
+/// graphs give [`SsspResult::Int`], float weights [`SsspResult::Float`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum SsspResult {
+    /// `i64` distances (`i32`, `i64` or no weights).
+    Int(ShortestPaths<i64>),
+    /// `f64` distances (`f32` or `f64` weights).
+    Float(ShortestPaths<f64>),
+}
+
+impl SsspResult {
+    /// The source vertex.
+    pub fn source(&self) -> VertexId {
+        match self {
+            SsspResult::Int(p) => p.source,
+            SsspResult::Float(p) => p.source,
+        }
+    }
+
+    /// The parent of every vertex ([`NO_VERTEX`] when unreachable).
+    pub fn parent(&self) -> &[VertexId] {
+        match self {
+            SsspResult::Int(p) => &p.parent,
+            SsspResult::Float(p) => &p.parent,
+        }
+    }
+
+    /// The distance to `v` as `f64`: `f64::INFINITY` when `v` is unreachable (or not a
+    /// vertex). `i64` distances beyond 2^53 are rounded.
+    pub fn dist_f64(&self, v: VertexId) -> f64 {
+        let v = v as usize;
+        match self {
+            SsspResult::Int(p) => match p.dist.get(v) {
+                Some(&d) if d != i64::INFINITY => d as f64,
+                _ => f64::INFINITY,
+            },
+            SsspResult::Float(p) => p.dist.get(v).copied().unwrap_or(f64::INFINITY),
+        }
+    }
+
+    /// The number of vertices reached (the source included).
+    pub fn reached(&self) -> u64 {
+        match self {
+            SsspResult::Int(p) => p.reached(),
+            SsspResult::Float(p) => p.reached(),
+        }
+    }
+
+    /// The number of vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.parent().len()
+    }
+}
+
+/// The bucket width of delta-stepping.
+///
+/// Seed 000 names three rules: the median edge weight, the mean edge weight, and the
+/// largest weight over the largest out-degree. For integer weights the width is rounded
+/// down to an integer, and is at least 1.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Delta {
+    /// A width chosen from the graph: `4 * mean weight / average degree` (from a sample of
+    /// the weights), at least the smallest positive weight seen; measured to be close to
+    /// the best fixed width on Kronecker and road-like grids (see the module docs of
+    /// `cpu::delta_stepping`).
+    #[default]
+    Auto,
+    /// This width (finite, positive).
+    Fixed(f64),
+    /// The median arc weight.
+    Median,
+    /// The mean arc weight.
+    Mean,
+    /// The largest arc weight divided by the largest out-degree.
+    MaxOverDegree,
+}
+
+impl Delta {
+    /// The name used on command lines (`"auto"`, `"median"`, `"mean"`,
+    /// `"max-over-degree"`, or the number).
+    pub fn name(&self) -> String {
+        match self {
+            Delta::Auto => "auto".into(),
+            Delta::Fixed(x) => x.to_string(),
+            Delta::Median => "median".into(),
+            Delta::Mean => "mean".into(),
+            Delta::MaxOverDegree => "max-over-degree".into(),
+        }
+    }
+}
+
+impl fmt::Display for Delta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl FromStr for Delta {
+    type Err = Error;
+
+    /// `"auto"`, `"median"`, `"mean"`, `"max-over-degree"`, or a positive number.
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(Delta::Auto),
+            "median" => Ok(Delta::Median),
+            "mean" => Ok(Delta::Mean),
+            "max-over-degree" => Ok(Delta::MaxOverDegree),
+            _ => match s.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => Ok(Delta::Fixed(x)),
+                _ => Err(Error::InvalidArgument(format!(
+                    "unknown delta '{s}' (expected auto, median, mean, max-over-degree or a \
+                     positive number)"
+                ))),
+            },
+        }
+    }
+}
+
+/// Which shortest-path method to run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Algorithm {
+    /// Dijkstra with a binary heap (serial). Non-negative weights.
+    Dijkstra,
+    /// Parallel Bellman-Ford rounds. Any weights.
+    BellmanFord,
+    /// Serial Bellman-Ford with an SLF/LLL work-list. Any weights.
+    BellmanFordQueue,
+    /// Parallel delta-stepping with the given bucket width. Non-negative weights.
+    DeltaStepping(Delta),
+}
+
+impl Default for Algorithm {
+    fn default() -> Self {
+        Algorithm::DeltaStepping(Delta::Auto)
+    }
+}
+
+impl Algorithm {
+    /// Every algorithm name accepted by [`FromStr`].
+    pub const NAMES: &'static [&'static str] = &[
+        "dijkstra",
+        "bellman-ford",
+        "bellman-ford-queue",
+        "delta-stepping",
+    ];
+
+    /// The name used on command lines.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::Dijkstra => "dijkstra",
+            Algorithm::BellmanFord => "bellman-ford",
+            Algorithm::BellmanFordQueue => "bellman-ford-queue",
+            Algorithm::DeltaStepping(_) => "delta-stepping",
+        }
+    }
+
+    /// Whether the method accepts negative weights.
+    pub fn allows_negative_weights(&self) -> bool {
+        matches!(self, Algorithm::BellmanFord | Algorithm::BellmanFordQueue)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = Error;
+
+    /// `"dijkstra"`, `"bellman-ford"`, `"bellman-ford-queue"` or `"delta-stepping"`
+    /// (with [`Delta::Auto`]).
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "dijkstra" => Ok(Algorithm::Dijkstra),
+            "bellman-ford" => Ok(Algorithm::BellmanFord),
+            "bellman-ford-queue" => Ok(Algorithm::BellmanFordQueue),
+            "delta-stepping" => Ok(Algorithm::DeltaStepping(Delta::Auto)),
+            _ => Err(Error::InvalidArgument(format!(
+                "unknown shortest-path algorithm '{s}' (expected {})",
+                Algorithm::NAMES.join(", ")
+            ))),
+        }
+    }
+}
+
+/// Shortest paths from `source` by the chosen method.
+///
+/// # Arguments
+/// - `g`: the graph (directed, or undirected as its symmetric digraph); unweighted graphs
+///   have weight 1 on every arc.
+/// - `source`: the internal id of the source vertex (see [`Graph::vertex`] for file ids).
+/// - `algorithm`: the method ([`Algorithm`]).
+///
+/// # Returns
+/// [`SsspResult::Int`] for integer and unweighted graphs, [`SsspResult::Float`] for float
+/// weights: distances and a shortest-path tree.
+///
+/// # Errors
+/// - [`Error::InvalidArgument`]: `source` is not a vertex (every source is out of range of
+///   an empty graph), or a [`Delta::Fixed`] width is not a positive number.
+/// - [`Error::NegativeWeight`]: Dijkstra or delta-stepping met an arc of negative weight
+///   (arcs unreachable from the source are never looked at).
+/// - [`Error::NegativeCycle`]: Bellman-Ford found a negative cycle reachable from the
+///   source; the error lists it.
+/// - [`Error::Overflow`]: a reachable distance does not fit in `i64` (or `f64`).
+/// - [`Error::OutOfMemory`]: the working arrays would not fit.
+///
+/// # Complexity
+/// Dijkstra O(m log n); Bellman-Ford O(n m) in the worst case, O(m) per round; delta-stepping
+/// O(m + n + buckets) work on graphs with random weights.
+///
+/// # Example
+/// ```
+/// use warpgraph::sssp::{sssp, Algorithm, Delta, SsspResult};
+/// use warpgraph::{BuildOptions, EdgeList, Weights, NO_VERTEX};
+/// // 0 --2--> 1 --(-1)--> 2      3 (isolated)
+/// let g = EdgeList::new(4, vec![0, 1], vec![1, 2], Weights::from(vec![2i64, -1]))
+///     .unwrap()
+///     .build(&BuildOptions::default())
+///     .unwrap();
+/// let r = sssp(&g, 0, &Algorithm::BellmanFord).unwrap();
+/// let SsspResult::Int(p) = &r else { unreachable!() };
+/// assert_eq!(p.dist, vec![0, 2, 1, i64::MAX]);
+/// assert_eq!(p.parent, vec![0, 0, 1, NO_VERTEX]);
+/// assert!(sssp(&g, 0, &Algorithm::DeltaStepping(Delta::Auto)).is_err()); // negative weight
+/// ```
+pub fn sssp(g: &Graph, source: VertexId, algorithm: &Algorithm) -> Result<SsspResult> {
+    cpu::check_inputs(g.out(), None, Some(source))?;
+    let directed = g.is_directed();
+    match g.out().weights() {
+        Weights::None => run(g.out(), &Unit, directed, source, algorithm).map(SsspResult::Int),
+        Weights::I32(w) => run(g.out(), &w[..], directed, source, algorithm).map(SsspResult::Int),
+        Weights::I64(w) => run(g.out(), &w[..], directed, source, algorithm).map(SsspResult::Int),
+        Weights::F32(w) => run(g.out(), &w[..], directed, source, algorithm).map(SsspResult::Float),
+        Weights::F64(w) => run(g.out(), &w[..], directed, source, algorithm).map(SsspResult::Float),
+    }
+}
+
+/// Runs one variant on typed weights.
+fn run<A: ArcWeights + ?Sized>(
+    csr: &crate::graph::Csr,
+    w: &A,
+    directed: bool,
+    source: VertexId,
+    algorithm: &Algorithm,
+) -> Result<ShortestPaths<A::D>> {
+    match algorithm {
+        Algorithm::Dijkstra => cpu::dijkstra_with(csr, w, source),
+        Algorithm::BellmanFord => cpu::bellman_ford_with(csr, w, !directed, source),
+        Algorithm::BellmanFordQueue => cpu::bellman_ford_queue_with(csr, w, source),
+        Algorithm::DeltaStepping(delta) => {
+            cpu::delta_stepping_with(csr, w, !directed, source, *delta)
+        }
+    }
+}
