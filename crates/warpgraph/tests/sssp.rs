@@ -739,9 +739,10 @@ fn agree_on(g: &Graph, sources: &[u32]) {
 fn generated_graphs_all_variants_agree() {
     let kron = |weights, undirected| {
         generate(
+            // 2^11 vertices, about 60k arcs: enough for delta-stepping to use 2 threads.
             &Generator::Kronecker {
-                scale: 10,
-                edge_factor: 8,
+                scale: 11,
+                edge_factor: 16,
             },
             &GenerateOptions {
                 weights,
@@ -769,6 +770,19 @@ fn generated_graphs_all_variants_agree() {
     };
     let ints = WeightSpec::Int { lo: 1, hi: 255 };
     agree_on(&kron(ints, true), &[0, 1, 77]);
+    // Zero weights (parents from the tight-arc search), and distances beyond 2^32 (the
+    // packed cells give way to wide ones), on graphs big enough for several threads.
+    agree_on(&kron(WeightSpec::Int { lo: 0, hi: 2 }, true), &[4]);
+    agree_on(
+        &kron(
+            WeightSpec::Int {
+                lo: 1 << 33,
+                hi: 1 << 34,
+            },
+            false,
+        ),
+        &[6],
+    );
     agree_on(&kron(ints, false), &[0, 5]);
     agree_on(&kron(WeightSpec::Float, true), &[3]);
     agree_on(&kron(WeightSpec::None, false), &[9]);

@@ -137,10 +137,10 @@ impl SsspResult {
 /// down to an integer, and is at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Delta {
-    /// A width chosen from the graph: `4 * mean weight / average degree` (from a sample of
-    /// the weights), at least the smallest positive weight seen; measured to be close to
-    /// the best fixed width on Kronecker and road-like grids (see the module docs of
-    /// `cpu::delta_stepping`).
+    /// A width chosen from the graph and the thread count `t`: `4 t w / d^2` for the mean
+    /// weight `w` (of 4096 sampled arcs) and mean out-degree `d`. Fitted to sweeps on
+    /// Kronecker graphs (best near 1 for weights 1..255) and road-like grids (best near the
+    /// largest weight and beyond); the table is in the docs of `cpu::delta_stepping`.
     #[default]
     Auto,
     /// This width (finite, positive).

@@ -227,6 +227,7 @@ fn rounds_in_pool<A: ArcWeights + ?Sized>(
         let next_stamp = round as u32;
         let parts: Vec<Vec<VertexId>> = frontier
             .par_chunks(CHUNK)
+            .with_max_len(1)
             .fold(Vec::new, |mut next, chunk| {
                 for &u in chunk {
                     let du = A::D::from_key(dist[u as usize].load(Relaxed));

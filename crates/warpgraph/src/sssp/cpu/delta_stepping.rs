@@ -6,66 +6,95 @@
 //!
 //! # Method
 //! U. Meyer and P. Sanders, "Delta-stepping: a parallelizable shortest path algorithm",
-//! J. Algorithms 49 (2003); seed 000's Algorithm 3; the loop structure and its
+//! J. Algorithms 49 (2003); seed 000's Algorithm 3. The loop structure and its
 //! optimisations follow GAPBS `sssp.cc` (Beamer, Asanović and Patterson, "The GAP
-//! benchmark suite", arXiv:1508.03619).
+//! benchmark suite", arXiv:1508.03619), the reference for speed.
 //!
-//! Bucket `i` holds the vertices whose tentative distance lies in `[i*delta, (i+1)*delta)`.
-//! Buckets are settled in increasing order. Within the current bucket, the *light* arcs
-//! (`w <= delta`, classified on the fly while scanning a row, as seed 000 does) of its
-//! vertices are relaxed, which may refill the bucket, until it stays empty; then the
-//! *heavy* arcs (`w > delta`) of every vertex settled in it are relaxed once (they can only
-//! reach later buckets). An improved vertex is put in the bucket of its new distance; stale
-//! entries (a vertex met again in a later bucket than its distance's) are skipped when
-//! taken. The algorithm is label-correcting: correctness needs only that every vertex
-//! relaxes its arcs after its last improvement, whatever delta is; delta trades
-//! re-relaxations (large delta) against the number of buckets, each a synchronisation
-//! (small delta).
+//! Bucket `i` holds the vertices whose tentative distance lies in `[i*delta, (i+1)*delta)`;
+//! buckets are taken in increasing order. Taking a vertex relaxes its arcs; an improved
+//! vertex goes into the bucket of its new distance, which for a *light* arc (`w <= delta`)
+//! may be the current bucket again, so light arcs are relaxed repeatedly until the bucket
+//! stays empty, while a *heavy* arc (`w > delta`) always lands in a later bucket. A vertex
+//! whose entry is stale (it was improved into an earlier bucket since) is skipped. The
+//! method is label-correcting: it is exact for any delta, because every vertex relaxes its
+//! arcs after its last improvement; delta trades re-relaxations (large delta) against the
+//! number of buckets, each a synchronisation (small delta).
 //!
-//! **Bins.** As in GAPBS, each worker thread has its own bins: a vertex improved by a
-//! thread goes into that thread's bin for the new bucket, with no shared queue. A step
-//! takes bucket `i` from every thread into one frontier, relaxes it in parallel, and then,
-//! *bucket fusion*, each thread keeps emptying its own bin `i` while it holds fewer than
-//! 1000 vertices, without a global step. The bins form a ring of buckets
-//! `[base, base + K)`, K a power of two covering the largest weight over delta (at most
-//! 4096), plus a heap for buckets beyond the ring, so any weights and delta use bounded
-//! memory.
+//! *Light and heavy arcs.* Meyer and Sanders relax the heavy arcs of a bucket's vertices
+//! once, after the bucket has settled. As in GAPBS, this implementation relaxes all arcs
+//! of a vertex whenever it is taken, which is the same thing unless a vertex is improved
+//! again within its bucket. The two-phase form was built and measured first: it scans
+//! every row twice (once for the light arcs, once for the heavy ones) and ran 1.2 to 1.4
+//! times slower on Kronecker graphs (where, at delta 1 or 2, a vertex is almost never taken
+//! twice in one bucket) and no faster on road-like grids, so it was dropped.
 //!
-//! **Delta** ([`Delta`]): a fixed width, or seed 000's three rules (median weight, mean
-//! weight, largest weight over largest degree), or `Auto`, `4 * mean weight / average
-//! degree` from 4096 sampled weights (at least 1 for integer weights), which measured
-//! within a few percent of the best fixed width on a Kronecker scale-20 graph (weights
-//! 1..255, mean degree 30: delta 17) and on a 1024 x 1024 grid (same weights, degree 4:
-//! delta 128); see the report of issue 3 for the sweep.
+//! **Threads and bins** (GAPBS's scheme). The run uses `t` threads (rayon's thread count,
+//! fewer for graphs under 2^14 arcs per thread): the caller and `t - 1` scoped threads, each
+//! with its own bins, so an improved vertex goes into the improving thread's bin with no
+//! shared queue. A step: every thread publishes its bin of the current bucket; threads
+//! take chunks of 64 vertices of the concatenation from a shared counter (GAPBS's
+//! `schedule(dynamic, 64)`); then, *bucket fusion*, each thread keeps emptying its own bin
+//! of the current bucket while it holds fewer than 1000 vertices, without a global step;
+//! finally an atomic minimum over the threads' bins names the next bucket. Two barriers per
+//! step (spinning briefly, then yielding); each thread's bins are a ring of buckets
+//! `[base, base + K)`, K a power of two covering the largest sampled weight over delta (at
+//! most 4096), plus a heap for buckets beyond the ring, so any weights and delta use
+//! bounded memory.
 //!
-//! **Parents** are derived once distances are final ([`super::parents`]): the smallest `u`
-//! with `d(v) = d(u) + w(u, v)`, in parallel.
+//! **Distance cells.** Integer distances below 2^32 - 1 are kept with their parent in one
+//! `AtomicU64`, `distance << 32 | parent`, lowered by compare-and-swap: the lexicographic
+//! minimum over all relaxations is the final distance with the smallest tail of a tight
+//! arc, the parent rule of [`super::parents`], at no extra cost (a tie only updates the
+//! parent). Larger integer distances (detected as they appear; the run is then repeated)
+//! and float distances use 64-bit order-preserving keys ([`super::DistKey`]) and derive
+//! parents afterwards ([`super::parents`]), as do runs where a 0-weight arc set a parent
+//! (tight arcs may then form cycles).
+//!
+//! **Delta** ([`Delta`]): a fixed width; seed 000's three rules (median weight, mean
+//! weight, largest weight over largest out-degree); or `Auto`,
+//! `4 t w / d^2` for `t` threads, mean weight `w` (of 4096 sampled arcs) and mean degree
+//! `d = m / n`, rounded down and at least 1 for integer weights. It is a fit to sweeps on
+//! an Intel Xeon, weights 1..255 (times in seconds, median of random sources, `t` = 2 /
+//! 16; the chosen delta in brackets):
+//!
+//! | graph | d | best fixed delta | Auto |
+//! |---|---|---|---|
+//! | Kronecker scale 20 | 30 | 1: 0.162 / 0.033 | (1 / 9) 0.165 / 0.044 |
+//! | grid 1024 x 1024 | 4 | 256: 0.054 / 1024: 0.0125 | (64 / 512) 0.059 / 0.0146 |
+//! | uniform 2^20, degree 32 | 32 | 1: 0.263 / 4: 0.040 | (1 / 8) 0.268 / 0.045 |
+//!
+//! Kronecker graphs want delta near 1 (GAPBS reports its best figures there too); road-like
+//! grids, with thousands of hops to cross and few arcs per vertex, want many fewer buckets.
 //!
 //! A negative weight met during the run is refused ([`Error::NegativeWeight`] naming the
 //! first negative arc of the graph in CSR order).
 //!
 //! # Parallelism
-//! Rayon over each step's frontier in chunks of 64 vertices; distances are `AtomicU64`
-//! order-preserving keys ([`super::DistKey`]) lowered by compare-and-swap; per-thread bins
-//! behind an uncontended lock indexed by the rayon thread; the whole run is one task on the
-//! pool so that steps start by work-stealing.
+//! Scoped threads with per-thread bins and barriers as above; distances lowered by
+//! compare-and-swap on `AtomicU64` cells; the output arrays and the parent derivation in
+//! parallel with rayon.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
-use std::sync::{PoisonError, RwLock};
+use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 
 use super::{
-    add, check_inputs, check_unrepresentable, first_negative, in_pool, parents, supported,
-    ArcWeights, DistKey, Sum,
+    add, check_inputs, check_unrepresentable, first_negative, in_pool, parents, prefetch,
+    supported, ArcWeights, DistKey, Sum,
 };
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, VertexId, Weight, NO_VERTEX};
 use crate::memory;
 use crate::sssp::{Delta, ShortestPaths};
 
+/// How far ahead in a frontier the offsets and cell of a vertex are prefetched.
+const FAR: usize = 16;
+/// How far ahead in a frontier the row of a vertex is prefetched.
+const NEAR: usize = 8;
 /// Frontier vertices per parallel task (GAPBS: `schedule(dynamic, 64)`).
 const CHUNK: usize = 64;
 /// A thread keeps working on its own bin of the current bucket while it is smaller than
@@ -320,6 +349,8 @@ trait Cells<D>: Sync {
     fn abandoned(&self) -> bool {
         false
     }
+    /// Hints the processor to fetch `v`'s cell (`v` may be out of range: then nothing).
+    fn prefetch(&self, v: VertexId);
 }
 
 /// Order-preserving 64-bit keys of any distance ([`DistKey`]); parents come afterwards.
@@ -345,6 +376,11 @@ impl<D: Distance> Cells<D> for Wide {
             }
         }
         false
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, v: VertexId) {
+        prefetch(self.keys.as_ptr().wrapping_add(v as usize));
     }
 }
 
@@ -401,6 +437,11 @@ impl<D: Distance> Cells<D> for Packed {
 
     fn abandoned(&self) -> bool {
         self.too_big.load(Relaxed)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, v: VertexId) {
+        prefetch(self.cells.as_ptr().wrapping_add(v as usize));
     }
 }
 
@@ -464,6 +505,39 @@ impl Drop for PoisonOnPanic<'_> {
     }
 }
 
+/// One thread's published share of the current bucket.
+///
+/// Each step has two phases separated by the run's barrier (whose generation counter is
+/// written with `Release` and read with `Acquire`, so everything before a barrier happens
+/// before everything after it): in phase A (after the previous step's second barrier,
+/// before this step's first) each thread writes its own share and nobody reads; in phase B
+/// (between the two barriers) every thread reads every share and nobody writes. A thread
+/// that leaves the loop (the end, or a poisoned barrier) touches no share after that.
+#[derive(Default)]
+struct Share(UnsafeCell<Vec<VertexId>>);
+
+// SAFETY: access follows the phase discipline above: one writer alone, or readers only.
+unsafe impl Sync for Share {}
+
+impl Share {
+    /// The share, to be rewritten.
+    ///
+    /// # Safety
+    /// Only in phase A, and only by the thread that owns this share.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn write(&self) -> &mut Vec<VertexId> {
+        &mut *self.0.get()
+    }
+
+    /// The share, to be read.
+    ///
+    /// # Safety
+    /// Only in phase B, and the reference must not outlive it.
+    unsafe fn read(&self) -> &[VertexId] {
+        &*self.0.get()
+    }
+}
+
 /// Shared state of one run.
 struct Run<'a, A: ArcWeights + ?Sized, C> {
     csr: &'a Csr,
@@ -473,7 +547,7 @@ struct Run<'a, A: ArcWeights + ?Sized, C> {
     inv: f64,
     slots: u64,
     /// Each thread's share of the current bucket, published for all to take from.
-    published: Vec<RwLock<Vec<VertexId>>>,
+    published: Vec<Share>,
     /// Frontier positions handed out so far (double-buffered by step parity).
     taken: [AtomicUsize; 2],
     /// The smallest non-empty bucket over all threads (double-buffered by step parity).
@@ -514,6 +588,29 @@ impl<A: ArcWeights + ?Sized, C: Cells<A::D>> Run<'_, A, C> {
         } // else: improved into an earlier bucket since it was binned here
     }
 
+    /// Visits `list[range]`, prefetching ahead: the offsets and the cell of the vertex
+    /// [`FAR`] places on, the first lines of the row of the one [`NEAR`] places on (whose
+    /// offset should have arrived by then). Rows start at random places, so without this
+    /// every vertex would wait for three cache misses in a row before its arcs.
+    #[inline]
+    fn visit_all(&self, list: &[VertexId], range: Range<usize>, cur: u64, bins: &mut Bins) {
+        let off = self.csr.offsets();
+        let targets = self.csr.targets();
+        for i in range {
+            if let Some(&x) = list.get(i + FAR) {
+                prefetch(off.as_ptr().wrapping_add(x as usize));
+                self.cells.prefetch(x);
+            }
+            if let Some(&o) = list.get(i + NEAR).and_then(|&y| off.get(y as usize)) {
+                prefetch(targets.as_ptr().wrapping_add(o as usize));
+                self.w.prefetch(o as usize);
+            }
+            if let Some(&u) = list.get(i) {
+                self.visit(u, cur, bins);
+            }
+        }
+    }
+
     /// One thread's part of the bucket loop (thread `me` of `barrier.threads`).
     fn worker(&self, me: usize, source: VertexId) {
         let _guard = PoisonOnPanic(&self.barrier);
@@ -528,11 +625,10 @@ impl<A: ArcWeights + ?Sized, C: Cells<A::D>> Run<'_, A, C> {
             let (now, later) = (step & 1, (step + 1) & 1);
             // Publish this thread's bin of bucket `cur`.
             {
-                let mut mine = self.published[me]
-                    .write()
-                    .unwrap_or_else(PoisonError::into_inner);
+                // SAFETY: phase A, and `me`'s own share (see `Share`).
+                let mine = unsafe { self.published[me].write() };
                 mine.clear();
-                bins.drain_into(cur, &mut mine);
+                bins.drain_into(cur, mine);
             }
             if !self.barrier.wait() {
                 return;
@@ -544,11 +640,9 @@ impl<A: ArcWeights + ?Sized, C: Cells<A::D>> Run<'_, A, C> {
             }
             // Take chunks of the concatenated bins, GAPBS's `schedule(dynamic, 64)`.
             {
-                let shares: Vec<_> = self
-                    .published
-                    .iter()
-                    .map(|p| p.read().unwrap_or_else(PoisonError::into_inner))
-                    .collect();
+                // SAFETY: phase B (see `Share`).
+                let shares: Vec<&[VertexId]> =
+                    self.published.iter().map(|p| unsafe { p.read() }).collect();
                 let total: usize = shares.iter().map(|s| s.len()).sum();
                 loop {
                     let mut at = self.taken[now].fetch_add(CHUNK, Relaxed);
@@ -562,9 +656,7 @@ impl<A: ArcWeights + ?Sized, C: Cells<A::D>> Run<'_, A, C> {
                             continue;
                         }
                         let end = share.len().min(at + left);
-                        for &u in &share[at..end] {
-                            self.visit(u, cur, &mut bins);
-                        }
+                        self.visit_all(share, at..end, cur, &mut bins);
                         left -= end - at;
                         at = 0;
                         if left == 0 {
@@ -580,9 +672,7 @@ impl<A: ArcWeights + ?Sized, C: Cells<A::D>> Run<'_, A, C> {
                     break;
                 }
                 bins.drain_into(cur, &mut spare);
-                for &u in &spare {
-                    self.visit(u, cur, &mut bins);
-                }
+                self.visit_all(&spare, 0..spare.len(), cur, &mut bins);
                 spare.clear();
             }
             self.next[now].fetch_min(bins.min_bucket(cur), Relaxed);
@@ -656,7 +746,7 @@ fn run<A: ArcWeights + ?Sized>(
                 cells: $cells,
                 inv: 1.0 / width,
                 slots,
-                published: (0..threads).map(|_| RwLock::new(Vec::new())).collect(),
+                published: (0..threads).map(|_| Share::default()).collect(),
                 taken: [AtomicUsize::new(0), AtomicUsize::new(0)],
                 next: [AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)],
                 barrier: SpinBarrier::new(threads),

@@ -8,54 +8,32 @@
 //! E. W. Dijkstra, "A note on two problems in connexion with graphs", Numerische
 //! Mathematik 1 (1959); the heap form as in the Boost Graph Library's
 //! `dijkstra_shortest_paths` and GAPBS's verifier (seed 000 times its CUDA variants against
-//! BGL). A `std::collections::BinaryHeap` of `(distance, vertex)` pairs with *lazy
+//! BGL). A `std::collections::BinaryHeap` of `(distance, vertex)` pairs, packed into one
+//! `u128` (an order-preserving key of the distance, then the vertex), with *lazy
 //! deletion*: an improved vertex is pushed again, and a popped pair whose distance is no
 //! longer the vertex's is skipped. Each vertex is settled once, in order of distance, and
 //! relaxes its arcs; the parent is set at every strict improvement, so a parent is always
 //! settled before its child and the parents form a tree, zero-weight arcs included.
 //!
-//! A negative weight is refused when it is met ([`Error::NegativeWeight`](crate::Error::NegativeWeight) naming the arc):
-//! arcs out of vertices the source cannot reach are never looked at, and when none of the
-//! arcs relaxed is negative the answer is exact.
+//! A negative weight is refused when it is met
+//! ([`Error::NegativeWeight`](crate::Error::NegativeWeight) naming the arc): arcs out of
+//! vertices the source cannot reach are never looked at, and when none of the arcs relaxed
+//! is negative the answer is exact.
 //!
 //! # Parallelism
 //! None: this is the serial reference. Johnson's all-pairs method runs one per source in
 //! parallel.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{
-    add, check_inputs, check_unrepresentable, negative_weight, supported, ArcWeights, Sum,
+    add, check_inputs, check_unrepresentable, negative_weight, supported, ArcWeights, DistKey, Sum,
 };
 use crate::error::Result;
 use crate::graph::{Csr, Distance, VertexId, Weight, NO_VERTEX};
 use crate::memory;
 use crate::sssp::ShortestPaths;
-
-/// A heap entry ordered by distance, then vertex (distances are never NaN).
-#[derive(Debug, Clone, Copy)]
-struct Entry<D>(D, VertexId);
-
-impl<D: Distance> PartialEq for Entry<D> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl<D: Distance> Eq for Entry<D> {}
-impl<D: Distance> PartialOrd for Entry<D> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<D: Distance> Ord for Entry<D> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0
-            .partial_cmp(&other.0)
-            .unwrap_or(Ordering::Equal)
-            .then(self.1.cmp(&other.1))
-    }
-}
 
 /// Dijkstra's algorithm with a binary heap, from `source`.
 ///
@@ -123,9 +101,13 @@ pub(crate) fn dijkstra_with<A: ArcWeights + ?Sized>(
     dist[s] = A::D::ZERO;
     parent[s] = source;
     let mut heap = BinaryHeap::new();
-    heap.push(Reverse(Entry(A::D::ZERO, source)));
+    // Entries `(key << 32) | vertex` for the order-preserving key of the distance: one
+    // integer comparison orders by distance, then by vertex.
+    let entry = |d: A::D, v: VertexId| Reverse((d.to_key() as u128) << 32 | v as u128);
+    heap.push(entry(A::D::ZERO, source));
     let mut over = false;
-    while let Some(Reverse(Entry(d, u))) = heap.pop() {
+    while let Some(Reverse(x)) = heap.pop() {
+        let (d, u) = (A::D::from_key((x >> 32) as u64), x as u32);
         if d > dist[u as usize] {
             continue; // a stale entry: u was improved after this was pushed
         }
@@ -140,7 +122,7 @@ pub(crate) fn dijkstra_with<A: ArcWeights + ?Sized>(
                     if nd < *dv {
                         *dv = nd;
                         parent[v as usize] = u;
-                        heap.push(Reverse(Entry(nd, v)));
+                        heap.push(entry(nd, v));
                     }
                 }
                 Sum::Over => over = true,

@@ -58,6 +58,9 @@ pub(crate) trait ArcWeights: Sync {
     fn all_positive(&self) -> bool {
         false
     }
+    /// Hints the processor to fetch weight `i` (which may be out of range: then nothing).
+    #[inline(always)]
+    fn prefetch(&self, _i: usize) {}
 }
 
 impl<W: Weight> ArcWeights for [W] {
@@ -72,6 +75,10 @@ impl<W: Weight> ArcWeights for [W] {
     }
     fn len(&self) -> Option<usize> {
         Some(<[W]>::len(self))
+    }
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        prefetch(self.as_ptr().wrapping_add(i));
     }
 }
 
@@ -95,6 +102,20 @@ impl ArcWeights for Unit {
     fn all_positive(&self) -> bool {
         true
     }
+}
+
+/// Hints the processor to bring the cache line holding `p` closer (x86-64 only; elsewhere
+/// nothing). `p` may point anywhere: it is never dereferenced.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads no memory architecturally and never
+    // faults, whatever the address; SSE, which it needs, is part of every x86-64 processor.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Runs `f` on a thread of rayon's pool, so that the parallel loops inside it start by
