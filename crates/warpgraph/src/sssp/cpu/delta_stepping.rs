@@ -74,11 +74,11 @@
 //! compare-and-swap on `AtomicU64` cells; the output arrays and the parent derivation in
 //! parallel with rayon.
 
+use std::cell::UnsafeCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
-use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 
