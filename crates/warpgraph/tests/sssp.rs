@@ -698,6 +698,32 @@ fn names_parse() {
 }
 
 #[test]
+fn extreme_deltas_still_answer() {
+    // Float weights up to 1e300 and a width of 1e-300: quotients beyond u64 share the last
+    // bucket; a width of 1e300 puts everything in bucket 0.
+    let w = [1e300f64, 2.0, 1e300, 3.5, 0.0, 7.25];
+    let g = EdgeList::new(
+        5,
+        vec![0, 0, 1, 2, 3, 3],
+        vec![1, 2, 3, 3, 4, 0],
+        Weights::from(w.to_vec()),
+    )
+    .unwrap()
+    .build(&BuildOptions::default())
+    .unwrap();
+    let base = sssp(&g, 0, &Algorithm::Dijkstra).unwrap();
+    let SsspResult::Float(p) = &base else {
+        panic!("float weights")
+    };
+    assert_eq!(p.dist, vec![0.0, 1e300, 2.0, 5.5, 5.5]);
+    for d in [1e-300, 1e-320, 1.0, 1e300, f64::MAX] {
+        let r = sssp(&g, 0, &Algorithm::DeltaStepping(Delta::Fixed(d))).unwrap();
+        assert_eq!(r, base, "delta {d}");
+        verify(&g, &r).unwrap();
+    }
+}
+
+#[test]
 fn delta_rules_on_a_known_graph() {
     // Weights 1, 2, 3, 10 on a star out of 0 (max degree 4): median 3 (upper middle),
     // mean 4, max / max degree = 10 / 4 -> 2 for integers. Every rule must still answer.

@@ -6,13 +6,13 @@
 //! | [`dijkstra`] | `dijkstra` | non-negative | no (the Boost-style baseline) |
 //! | [`bellman_ford`] | `bellman_ford` | any | rounds over the frontier (rayon) |
 //! | [`bellman_ford_queue`] | `bellman_ford_queue` | any | no (SLF + LLL deque) |
-//! | [`delta_stepping`] | `delta_stepping` | non-negative | buckets, per-thread bins (rayon) |
+//! | [`delta_stepping`] | `delta_stepping` | non-negative | buckets, per-thread bins (scoped threads) |
 //!
 //! [`bellman_ford_potentials`] (Johnson's reweighting) lives beside Bellman-Ford.
 //!
 //! Every variant takes a CSR and a weight slice of one of the four weight types; the
 //! dispatcher [`crate::sssp::sssp`] also runs them on unweighted graphs (weight 1 on every
-//! arc) through the crate-internal [`ArcWeights`] abstraction.
+//! arc) through the crate-internal `ArcWeights` abstraction.
 //!
 //! # Preconditions
 //! The CSR must satisfy [`Csr::validate`] (every [`crate::Graph`]'s does). The entry points
