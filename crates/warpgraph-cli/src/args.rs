@@ -17,6 +17,11 @@ where
     PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
 }
 
+/// Parser for `--device`: auto, cpu, cuda or cuda:N.
+pub fn parse_device(s: &str) -> Result<warpgraph::device::Device, String> {
+    s.parse().map_err(|e: warpgraph::Error| e.to_string())
+}
+
 /// Parser for `--format` / `--to`.
 pub fn format_choice() -> impl TypedValueParser<Value = Format> {
     choice(Format::ALL.iter().map(|f| f.name()))

@@ -50,7 +50,9 @@ enum Command {
     Convert(cmd::convert::ConvertArgs),
     /// Print what is in a graph file: sizes, weights, degrees, loops, duplicates.
     Info(cmd::info::InfoArgs),
-    /// Breadth-first search from a source (direction-optimizing).
+    /// List the GPUs (name, memory, compute capability, driver), or say why there are none.
+    Devices(cmd::devices::DevicesArgs),
+    /// Breadth-first search from a source (direction-optimizing; Enterprise on a GPU).
     Bfs(cmd::bfs::BfsArgs),
     /// Single-source shortest paths (dijkstra, bellman-ford, delta-stepping, ...).
     Sssp(cmd::sssp::SsspArgs),
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => ok(cmd::generate::run(a, quiet)),
         Command::Convert(a) => ok(cmd::convert::run(a, quiet)),
         Command::Info(a) => ok(cmd::info::run(a, quiet)),
+        Command::Devices(a) => ok(cmd::devices::run(a)),
         Command::Bfs(a) => ok(cmd::bfs::run(a, quiet)),
         Command::Sssp(a) => cmd::sssp::run(a, quiet),
         Command::Apsp(a) => cmd::apsp::run(a, quiet),

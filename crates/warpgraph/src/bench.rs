@@ -97,8 +97,10 @@ impl Summary {
 pub struct Trial {
     /// The source (file id), when the algorithm has one.
     pub source: Option<u64>,
-    /// Seconds.
+    /// Seconds, end to end (the result on the host).
     pub seconds: f64,
+    /// On a GPU, the kernels alone (CUDA events).
+    pub kernel_seconds: Option<f64>,
     /// Vertices reached (traversals) or result size.
     pub reached: u64,
     /// Edges in the reached part (traversals), for TEPS.
@@ -124,10 +126,17 @@ pub struct Report {
     pub edges: u64,
     /// Every trial, in order.
     pub trials: Vec<Trial>,
+    /// One-time preparation before the trials (on a GPU: uploading the graph), seconds.
+    pub setup_seconds: Option<f64>,
     /// Their summary.
     pub summary: Option<Summary>,
+    /// The summary of the kernel times, on a GPU.
+    pub kernel_summary: Option<Summary>,
     /// Median traversed edges per second (BFS and SSSP), edges / seconds per trial.
     pub median_teps: Option<f64>,
+    /// The harmonic mean of the trials' TEPS (Graph500's figure): total edges over
+    /// total seconds, each trial weighted by its edges.
+    pub harmonic_mean_teps: Option<f64>,
 }
 
 impl Report {
@@ -135,6 +144,12 @@ impl Report {
     pub fn finish(&mut self) {
         let times: Vec<f64> = self.trials.iter().map(|t| t.seconds).collect();
         self.summary = Summary::of(&times);
+        let kernel: Vec<f64> = self
+            .trials
+            .iter()
+            .filter_map(|t| t.kernel_seconds)
+            .collect();
+        self.kernel_summary = Summary::of(&kernel);
         let teps: Vec<f64> = self
             .trials
             .iter()
@@ -142,6 +157,8 @@ impl Report {
             .map(|t| t.edges as f64 / t.seconds)
             .collect();
         self.median_teps = Summary::of(&teps).map(|s| s.median);
+        self.harmonic_mean_teps = (!teps.is_empty())
+            .then(|| teps.len() as f64 / teps.iter().map(|t| 1.0 / t).sum::<f64>());
     }
 }
 
@@ -175,6 +192,37 @@ mod tests {
         // Component {0,1,2}: edges 0-1, 1-2, loop 2-2.
         assert_eq!(edges_reached(&g, |v| v < 3), 3);
         assert_eq!(edges_reached(&g, |v| v == 3), 1);
+    }
+
+    #[test]
+    fn report_teps() {
+        let trial = |seconds, edges| Trial {
+            source: Some(0),
+            seconds,
+            kernel_seconds: Some(seconds / 2.0),
+            reached: 1,
+            edges,
+            verified: true,
+        };
+        let mut r = Report {
+            problem: "bfs".into(),
+            algorithm: "x".into(),
+            device: "cpu".into(),
+            graph: "g".into(),
+            vertices: 1,
+            edges: 1,
+            trials: vec![trial(1.0, 100), trial(4.0, 100)],
+            setup_seconds: None,
+            summary: None,
+            kernel_summary: None,
+            median_teps: None,
+            harmonic_mean_teps: None,
+        };
+        r.finish();
+        // 100 and 25 TEPS: median 62.5, harmonic mean 2 / (1/100 + 1/25) = 40.
+        assert_eq!(r.median_teps, Some(62.5));
+        assert!((r.harmonic_mean_teps.unwrap() - 40.0).abs() < 1e-9);
+        assert_eq!(r.kernel_summary.unwrap().median, 1.25);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Where an algorithm runs.
 //!
-//! Today warpgraph runs on the CPU (all cores, rayon). `auto` picks the best device
-//! present; the CUDA backend will extend this enum, and `auto` will prefer a GPU.
+//! `cpu` is every core (rayon); `cuda` / `cuda:N` is an NVIDIA GPU; `auto` takes the
+//! first GPU when there is one and the algorithm has GPU code, and the CPU otherwise,
+//! saying which in one line.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::cuda;
 use crate::error::{Error, Result};
 
 /// A device choice as the user gives it.
@@ -16,39 +18,83 @@ pub enum Device {
     Auto,
     /// The CPU, all threads of the current rayon pool.
     Cpu,
+    /// The GPU of this CUDA ordinal.
+    Cuda(usize),
 }
 
 impl Device {
-    /// The device `auto` stands for on this machine, with a one-line explanation when the
-    /// choice was made for the user.
-    pub fn resolve(self) -> (Device, Option<String>) {
+    /// The device to run `what` on, with a one-line note when `auto` chose for the user.
+    ///
+    /// `gpu_code` says whether `what` (e.g. "SSSP") has a GPU implementation: `auto` then
+    /// takes GPU 0 when one is usable, and the CPU otherwise.
+    ///
+    /// # Errors
+    /// For `cuda:N`: [`Error::NoGpu`] when there is no such usable GPU (with the reason),
+    /// [`Error::Unsupported`] when `what` has no GPU code.
+    ///
+    /// # Example
+    /// ```
+    /// use warpgraph::device::Device;
+    /// assert_eq!(Device::Cpu.resolve("BFS", true).unwrap(), (Device::Cpu, None));
+    /// let (d, note) = Device::Auto.resolve("BFS", false).unwrap();
+    /// assert_eq!(d, Device::Cpu);
+    /// assert!(note.unwrap().contains("no GPU code"));
+    /// ```
+    pub fn resolve(self, what: &str, gpu_code: bool) -> Result<(Device, Option<String>)> {
+        let threads = rayon::current_num_threads();
         match self {
-            Device::Auto => (
+            Device::Auto if !gpu_code => Ok((
                 Device::Cpu,
                 Some(format!(
-                    "device auto: using the CPU ({} threads); this build has no GPU backend",
-                    rayon::current_num_threads()
+                    "device auto: using the CPU ({threads} threads); {what} has no GPU code yet"
                 )),
-            ),
-            d => (d, None),
+            )),
+            Device::Auto => match cuda::unavailable_reason() {
+                None => {
+                    let gpu = cuda::Gpu::open(0)?;
+                    Ok((
+                        Device::Cuda(0),
+                        Some(format!("device auto: using {}", gpu.describe())),
+                    ))
+                }
+                Some(why) => Ok((
+                    Device::Cpu,
+                    Some(format!(
+                        "device auto: using the CPU ({threads} threads); no GPU: {why}"
+                    )),
+                )),
+            },
+            Device::Cuda(_) if !gpu_code => Err(Error::Unsupported(format!(
+                "{what} has no GPU code yet: use --device cpu (or auto)"
+            ))),
+            Device::Cuda(i) => {
+                cuda::Gpu::open(i)?;
+                Ok((self, None))
+            }
+            Device::Cpu => Ok((self, None)),
         }
     }
 
-    /// The device in words, e.g. `cpu (16 threads)`.
+    /// The device in words, e.g. `cpu (16 threads)` or `cuda:0 (NVIDIA H100 80GB HBM3)`.
     pub fn describe(self) -> String {
         match self {
             Device::Auto => "auto".into(),
             Device::Cpu => format!("cpu ({} threads)", rayon::current_num_threads()),
+            Device::Cuda(i) => match cuda::Gpu::open(i) {
+                Ok(gpu) => gpu.describe(),
+                Err(_) => format!("cuda:{i}"),
+            },
         }
     }
 }
 
 impl fmt::Display for Device {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Device::Auto => "auto",
-            Device::Cpu => "cpu",
-        })
+        match self {
+            Device::Auto => f.write_str("auto"),
+            Device::Cpu => f.write_str("cpu"),
+            Device::Cuda(i) => write!(f, "cuda:{i}"),
+        }
     }
 }
 
@@ -59,12 +105,13 @@ impl FromStr for Device {
         match s {
             "auto" => Ok(Device::Auto),
             "cpu" => Ok(Device::Cpu),
-            s if s == "cuda" || s.starts_with("cuda:") => Err(Error::Unsupported(format!(
-                "device '{s}': this build of warpgraph has no CUDA backend yet; use --device cpu"
-            ))),
-            _ => Err(Error::InvalidArgument(format!(
-                "unknown device '{s}' (expected auto or cpu)"
-            ))),
+            "cuda" => Ok(Device::Cuda(0)),
+            _ => match s.strip_prefix("cuda:").map(str::parse::<usize>) {
+                Some(Ok(i)) => Ok(Device::Cuda(i)),
+                _ => Err(Error::InvalidArgument(format!(
+                    "unknown device '{s}' (expected auto, cpu, cuda or cuda:N)"
+                ))),
+            },
         }
     }
 }
@@ -74,17 +121,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn devices_parse_and_resolve() {
+    fn devices_parse() {
         assert_eq!("cpu".parse::<Device>().unwrap(), Device::Cpu);
-        assert!("cuda:0"
-            .parse::<Device>()
-            .unwrap_err()
-            .to_string()
-            .contains("no CUDA backend"));
-        assert!("tpu".parse::<Device>().is_err());
-        let (d, note) = Device::Auto.resolve();
-        assert_eq!(d, Device::Cpu);
-        assert!(note.unwrap().contains("CPU"));
-        assert_eq!(Device::Cpu.resolve(), (Device::Cpu, None));
+        assert_eq!("auto".parse::<Device>().unwrap(), Device::Auto);
+        assert_eq!("cuda".parse::<Device>().unwrap(), Device::Cuda(0));
+        assert_eq!("cuda:3".parse::<Device>().unwrap(), Device::Cuda(3));
+        for bad in ["tpu", "cuda:", "cuda:x", "cuda:-1", "CPU"] {
+            let e = bad.parse::<Device>().unwrap_err().to_string();
+            assert!(e.contains(bad) && e.contains("cuda:N"), "{e}");
+        }
+        for d in [Device::Auto, Device::Cpu, Device::Cuda(2)] {
+            assert_eq!(d.to_string().parse::<Device>().unwrap(), d);
+        }
+    }
+
+    #[test]
+    fn resolving() {
+        assert_eq!(
+            Device::Cpu.resolve("MST", false).unwrap(),
+            (Device::Cpu, None)
+        );
+        let e = Device::Cuda(0).resolve("MST", false).unwrap_err();
+        assert!(e.to_string().contains("no GPU code"), "{e}");
+        let (d, note) = Device::Auto.resolve("BFS", true).unwrap();
+        let note = note.unwrap();
+        if cuda::available() {
+            assert_eq!(d, Device::Cuda(0));
+            assert!(note.contains("cuda:0"), "{note}");
+        } else {
+            assert_eq!(d, Device::Cpu);
+            assert!(note.contains("no GPU"), "{note}");
+            let e = Device::Cuda(0).resolve("BFS", true).unwrap_err();
+            assert!(matches!(e, Error::NoGpu(_)), "{e}");
+        }
+        // No machine has a GPU numbered this high.
+        let e = Device::Cuda(999).resolve("BFS", true).unwrap_err();
+        assert!(matches!(e, Error::NoGpu(_)), "{e}");
     }
 }

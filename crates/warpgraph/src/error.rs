@@ -125,6 +125,16 @@ pub enum Error {
     /// The request is understood but not supported.
     #[error("{0}")]
     Unsupported(String),
+
+    /// A GPU was asked for and none can be used (no driver library, no device); the
+    /// message says which.
+    #[error("no usable GPU: {0}")]
+    NoGpu(String),
+
+    /// The CUDA driver or the NVRTC compiler reported an error (for a kernel that did not
+    /// compile, NVRTC's log is part of the message).
+    #[error("GPU error: {0}")]
+    Gpu(String),
 }
 
 impl Error {

@@ -10,6 +10,8 @@
 //! - [`generate`]: deterministic parallel generators (Kronecker, R-MAT, uniform, grid, SSCA#2);
 //! - [`bfs`], [`sssp`], [`apsp`], [`mst`]: the algorithm families, each with its CPU code
 //!   and its verifier side by side;
+//! - [`cuda`]: the CUDA backend's common ground (finding GPUs, compiling kernels, device
+//!   memory); each algorithm's GPU code sits in its family's `cuda` module;
 //! - [`memory`]: knowing how much memory there is before allocating.
 //!
 //! ```
@@ -24,6 +26,7 @@
 pub mod apsp;
 pub mod bench;
 pub mod bfs;
+pub mod cuda;
 pub mod device;
 pub mod error;
 pub mod generate;

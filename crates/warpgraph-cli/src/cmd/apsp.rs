@@ -55,8 +55,8 @@ impl RowSink for Discard {
 }
 
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
+    let device = args.run.device("APSP", false, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
-    let device = args.run.device(quiet);
     let mut npy;
     let mut tsv;
     let mut discard = Discard;

@@ -9,7 +9,8 @@ use warpgraph::bench::{edges_reached, pick_sources, Report, Trial};
 use warpgraph::device::Device;
 use warpgraph::{apsp, bfs, mst, sssp, Graph, NoProgress};
 
-use crate::args::choice;
+use crate::args::parse_device;
+use crate::cmd::common::resolve_device;
 use crate::source::GraphArgs;
 
 /// The problem to benchmark.
@@ -33,6 +34,8 @@ from a fixed seed, so every run and device times the same sources.
 
 Examples:
   warpgraph bench bfs --generate kron:20                  # 64 roots
+  warpgraph bench bfs --generate kron:22 --device cuda    # Enterprise on GPU 0
+  warpgraph bench bfs --generate urand:22 --device cuda --algo baseline
   warpgraph bench sssp --generate kron:20 --algo delta-stepping --trials 16
   warpgraph bench mst road.gr --algo kruskal --trials 5 --json-out mst.json")]
 pub struct BenchArgs {
@@ -41,7 +44,9 @@ pub struct BenchArgs {
     problem: Problem,
     #[command(flatten)]
     graph: GraphArgs,
-    /// Algorithm variant (as in the problem's own command; default: its default).
+    /// Algorithm variant (as in the problem's own command; default: its default). BFS:
+    /// the direction on the CPU (optimizing, top-down, bottom-up), the technique step on
+    /// the GPU (baseline, scheduling, balancing, direction, enterprise).
     #[arg(long)]
     algo: Option<String>,
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp (default 5).
@@ -50,8 +55,9 @@ pub struct BenchArgs {
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
     root_seed: u64,
-    /// Device: auto or cpu.
-    #[arg(long, default_value = "auto", value_parser = choice::<Device>(["auto", "cpu", "cuda"]))]
+    /// Device: auto (a GPU when there is one and the problem has GPU code), cpu, cuda or
+    /// cuda:N.
+    #[arg(long, default_value = "auto", value_name = "DEVICE", value_parser = parse_device)]
     device: Device,
     /// Also write the full report (every trial) as JSON here.
     #[arg(long, value_name = "FILE")]
@@ -67,13 +73,16 @@ fn trials<T>(items: &[T], mut f: impl FnMut(&T) -> Result<Trial>) -> Result<Vec<
 }
 
 pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
+    let (what, gpu_code) = match args.problem {
+        Problem::Bfs => ("BFS", true),
+        Problem::Sssp => ("SSSP", false),
+        Problem::Mst => ("MST", false),
+        Problem::Apsp => ("APSP", false),
+    };
+    let device = resolve_device(args.device, what, gpu_code, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
-    let (device, note) = args.device.resolve();
-    if let (Some(note), false) = (note, quiet) {
-        eprintln!("{note}");
-    }
-    let (algorithm, trials) = match args.problem {
-        Problem::Bfs => bench_bfs(&g, &args)?,
+    let (algorithm, setup_seconds, trials) = match args.problem {
+        Problem::Bfs => bench_bfs(&g, device, &args)?,
         Problem::Sssp => bench_sssp(&g, &args)?,
         Problem::Mst => bench_mst(&g, &args)?,
         Problem::Apsp => bench_apsp(&g, &args)?,
@@ -86,8 +95,11 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         vertices: g.num_vertices() as u64,
         edges: g.num_edges(),
         trials,
+        setup_seconds,
         summary: None,
+        kernel_summary: None,
         median_teps: None,
+        harmonic_mean_teps: None,
     };
     report.finish();
     if let Some(path) = &args.json_out {
@@ -117,33 +129,51 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
             .median_teps
             .map_or(String::new(), |t| format!(", median {t:.3e} TEPS"))
     );
+    if let Some(k) = &report.kernel_summary {
+        println!(
+            "kernels alone (CUDA events): median {:.6} s (min {:.6}, max {:.6}); graph upload {:.3} s",
+            k.median,
+            k.min,
+            k.max,
+            report.setup_seconds.unwrap_or(0.0)
+        );
+    }
+    if let Some(h) = report.harmonic_mean_teps {
+        println!("harmonic mean {h:.3e} TEPS (Graph500)");
+    }
     Ok(())
 }
 
-fn bench_bfs(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
-    let direction: bfs::Direction = args.algo.as_deref().unwrap_or("optimizing").parse()?;
-    let opts = bfs::BfsOptions {
-        direction,
-        ..Default::default()
+/// What a benchmark of one problem returns: the algorithm's name, the one-time setup
+/// seconds (if any) and the trials.
+type Outcome = (String, Option<f64>, Vec<Trial>);
+
+fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
+    let (direction, variant) = match (device, args.algo.as_deref()) {
+        (Device::Cuda(_), Some(a)) => (None, a.parse()?),
+        (_, Some(a)) => (Some(a.parse()?), Default::default()),
+        (_, None) => (None, Default::default()),
     };
+    let start = Instant::now();
+    let mut runner = crate::cmd::bfs::runner(device, g, direction, variant)?;
+    let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(64), args.root_seed);
     let t = trials(&roots, |&s| {
-        let start = Instant::now();
-        let tree = bfs::bfs(g, s, &opts)?;
-        let seconds = start.elapsed().as_secs_f64();
+        let (tree, times) = runner.run(g, s)?;
         bfs::verify(g, &tree)?;
         Ok(Trial {
             source: Some(g.ids().external(s)),
-            seconds,
+            seconds: times.seconds,
+            kernel_seconds: times.kernel_seconds,
             reached: tree.reached(),
             edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
             verified: true,
         })
     })?;
-    Ok((format!("bfs-{direction}"), t))
+    Ok((runner.algorithm(), setup, t))
 }
 
-fn bench_sssp(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
+fn bench_sssp(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
     let algo: sssp::Algorithm = args.algo.as_deref().unwrap_or("delta-stepping").parse()?;
     let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
     let t = trials(&roots, |&s| {
@@ -155,15 +185,16 @@ fn bench_sssp(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
         Ok(Trial {
             source: Some(g.ids().external(s)),
             seconds,
+            kernel_seconds: None,
             reached: r.reached(),
             edges: edges_reached(g, |v| parent[v as usize] != warpgraph::NO_VERTEX),
             verified: true,
         })
     })?;
-    Ok((algo.name().to_string(), t))
+    Ok((algo.name().to_string(), None, t))
 }
 
-fn bench_mst(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
+fn bench_mst(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
     let algo: mst::Algorithm = args.algo.as_deref().unwrap_or("boruvka").parse()?;
     let reps: Vec<usize> = (0..args.trials.unwrap_or(5)).collect();
     let t = trials(&reps, |_| {
@@ -174,15 +205,16 @@ fn bench_mst(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
         Ok(Trial {
             source: None,
             seconds,
+            kernel_seconds: None,
             reached: f.edges.len() as u64,
             edges: 0,
             verified: true,
         })
     })?;
-    Ok((algo.name().to_string(), t))
+    Ok((algo.name().to_string(), None, t))
 }
 
-fn bench_apsp(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
+fn bench_apsp(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
     let algo: apsp::Algorithm = args.algo.as_deref().unwrap_or("auto").parse()?;
     let reps: Vec<usize> = (0..args.trials.unwrap_or(5)).collect();
     let resolved = algo.resolve(g, &apsp::ApspOptions::default());
@@ -201,10 +233,11 @@ fn bench_apsp(g: &Graph, args: &BenchArgs) -> Result<(String, Vec<Trial>)> {
         Ok(Trial {
             source: None,
             seconds,
+            kernel_seconds: None,
             reached: s.reachable_pairs,
             edges: 0,
             verified: true,
         })
     })?;
-    Ok((resolved.name().to_string(), t))
+    Ok((resolved.name().to_string(), None, t))
 }

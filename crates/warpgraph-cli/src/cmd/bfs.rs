@@ -1,10 +1,8 @@
 //! `warpgraph bfs`: breadth-first search from one source.
 
-use std::time::Instant;
-
 use anyhow::Result;
 use clap::Args;
-use warpgraph::bfs::{self, BfsOptions, Direction, UNREACHED};
+use warpgraph::bfs::{self, cuda::Variant, BfsOptions, BfsRunner, Direction, UNREACHED};
 
 use crate::args::{choice, commas};
 use crate::cmd::common::{ext, source, write_atomic, RunArgs};
@@ -15,6 +13,8 @@ use crate::source::GraphArgs;
 Examples:
   warpgraph bfs road.gr --source 1 --verify
   warpgraph bfs --generate kron:20 --verify --json
+  warpgraph bfs --generate kron:22 --device cuda --verify      # Enterprise on GPU 0
+  warpgraph bfs g.wg --device cuda --gpu-variant baseline      # one step of the ablation
   warpgraph bfs web.txt --source 10 -o depths.tsv     # vertex, depth, parent (file ids)")]
 pub struct BfsArgs {
     #[command(flatten)]
@@ -22,24 +22,27 @@ pub struct BfsArgs {
     /// Source vertex as the file numbers it (default: a random vertex with an arc, fixed seed).
     #[arg(long, value_name = "V")]
     source: Option<u64>,
-    /// Step kinds: direction-optimizing (Beamer), or only top-down / bottom-up.
-    #[arg(long, default_value = "optimizing", value_parser = choice::<Direction>(Direction::ALL.iter().map(|d| d.name())))]
-    direction: Direction,
+    /// Step kinds: direction-optimizing (Beamer's switch on the CPU, Enterprise's on the
+    /// GPU), or only top-down / bottom-up [default: optimizing; on the GPU, what the
+    /// variant uses]
+    #[arg(long, value_parser = choice::<Direction>(Direction::ALL.iter().map(|d| d.name())))]
+    direction: Option<Direction>,
+    /// GPU techniques, cumulative as in Enterprise's ablation: baseline (one thread per
+    /// vertex), scheduling (+ frontier queues by prefix sum), balancing (+ four queues by
+    /// degree), direction (+ direction optimisation), enterprise (+ hub cache: all).
+    #[arg(long, default_value = "enterprise", value_name = "VARIANT", value_parser = choice::<Variant>(Variant::ALL.iter().map(|v| v.name())))]
+    gpu_variant: Variant,
     #[command(flatten)]
     run: RunArgs,
 }
 
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
+    let device = args.run.device("BFS", true, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
-    let device = args.run.device(quiet);
     let s = source(&g, args.source)?;
-    let opts = BfsOptions {
-        direction: args.direction,
-        ..BfsOptions::default()
-    };
-    let t = Instant::now();
-    let tree = bfs::bfs(&g, s, &opts)?;
-    let secs = t.elapsed().as_secs_f64();
+    let mut runner = runner(device, &g, args.direction, args.gpu_variant)?;
+    let (tree, times) = runner.run(&g, s)?;
+    let secs = times.seconds;
     let verified = if args.run.verify {
         bfs::verify(&g, &tree)?;
         Some(true)
@@ -68,22 +71,26 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     }
     if args.run.json {
         let j = serde_json::json!({
-            "problem": "bfs", "algorithm": format!("bfs-{}", args.direction), "device": device.describe(),
+            "problem": "bfs", "algorithm": runner.algorithm(), "device": device.describe(),
             "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
-            "source": g.ids().external(s), "seconds": secs, "reached": tree.reached(),
+            "source": g.ids().external(s), "seconds": secs,
+            "kernel_seconds": times.kernel_seconds, "reached": tree.reached(),
             "max_depth": tree.max_depth(), "teps": edges as f64 / secs.max(1e-12),
             "verified": verified,
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
     } else {
         println!(
-            "bfs ({}) from {} on {}: reached {} of {} vertices, {} levels, {secs:.4} s, {:.3e} TEPS",
-            args.direction,
+            "{} from {} on {}: reached {} of {} vertices, {} levels, {secs:.4} s{}, {:.3e} TEPS",
+            runner.algorithm(),
             g.ids().external(s),
             device.describe(),
             commas(tree.reached()),
             commas(g.num_vertices() as u64),
             tree.max_depth() + 1,
+            times
+                .kernel_seconds
+                .map_or(String::new(), |k| format!(" ({k:.6} s in kernels)")),
             edges as f64 / secs.max(1e-12)
         );
         if verified.is_some() {
@@ -91,4 +98,23 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// BFS on a resolved device: `direction` (when given) overrides the default of the CPU
+/// code and of the GPU `variant`.
+pub fn runner(
+    device: warpgraph::device::Device,
+    g: &warpgraph::Graph,
+    direction: Option<Direction>,
+    variant: Variant,
+) -> Result<BfsRunner> {
+    let cpu = BfsOptions {
+        direction: direction.unwrap_or_default(),
+        ..BfsOptions::default()
+    };
+    let mut gpu = variant.options();
+    if let Some(d) = direction {
+        gpu.direction = d;
+    }
+    Ok(BfsRunner::new(device, g, cpu, gpu)?)
 }

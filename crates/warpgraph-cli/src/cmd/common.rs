@@ -8,13 +8,14 @@ use clap::Args;
 use warpgraph::device::Device;
 use warpgraph::{Graph, VertexId};
 
-use crate::args::choice;
+use crate::args::parse_device;
 
 /// Where to run and what to do with the result.
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
-    /// Device: auto (the best present) or cpu.
-    #[arg(long, default_value = "auto", value_parser = choice::<Device>(["auto", "cpu", "cuda"]))]
+    /// Device: auto (a GPU when there is one and the algorithm has GPU code, else the
+    /// CPU), cpu, cuda (GPU 0) or cuda:N. `warpgraph devices` lists the GPUs.
+    #[arg(long, default_value = "auto", value_name = "DEVICE", value_parser = parse_device)]
     pub device: Device,
     /// Check the result with an independent verifier and report PASS or fail.
     #[arg(long)]
@@ -28,14 +29,20 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// The device to use, saying on stderr what `auto` chose.
-    pub fn device(&self, quiet: bool) -> Device {
-        let (d, note) = self.device.resolve();
-        if let (Some(note), false) = (note, quiet || self.json) {
-            eprintln!("{note}");
-        }
-        d
+    /// The device to run `what` on (`gpu_code`: whether it has GPU code), saying on
+    /// stderr what `auto` chose.
+    pub fn device(&self, what: &str, gpu_code: bool, quiet: bool) -> Result<Device> {
+        resolve_device(self.device, what, gpu_code, quiet || self.json)
     }
+}
+
+/// Resolves a device choice, printing `auto`'s note on stderr unless `quiet`.
+pub fn resolve_device(device: Device, what: &str, gpu_code: bool, quiet: bool) -> Result<Device> {
+    let (d, note) = device.resolve(what, gpu_code)?;
+    if let (Some(note), false) = (note, quiet) {
+        eprintln!("{note}");
+    }
+    Ok(d)
 }
 
 /// The source vertex: the user's file id, or a random vertex with an arc (fixed seed).

@@ -76,17 +76,15 @@ pub fn run(args: DemoArgs, quiet: bool) -> Result<()> {
     );
 
     // The algorithms, each verified by its independent checker.
-    let (device, note) = Device::Auto.resolve();
-    if let (Some(note), false) = (note, quiet) {
-        eprintln!("{note}");
-    }
+    let device = crate::cmd::common::resolve_device(Device::Auto, "BFS", true, quiet)?;
     let source = warpgraph::bench::pick_sources(&g, 1, args.seed)
         .first()
         .copied()
         .context("the generated graph has no arcs")?;
-    let t = Instant::now();
-    let tree = bfs::bfs(&g, source, &bfs::BfsOptions::default())?;
-    let bfs_secs = t.elapsed().as_secs_f64();
+    let mut runner = bfs::BfsRunner::new(device, &g, Default::default(), Default::default())?;
+    runner.run(&g, source)?; // warm-up (on a GPU: compiles nothing new, primes caches)
+    let (tree, times) = runner.run(&g, source)?;
+    let bfs_secs = times.seconds;
     bfs::verify(&g, &tree)?;
     println!(
         "bfs           from {source}: {} vertices reached, {} levels, {bfs_secs:.4} s on {}, verified",

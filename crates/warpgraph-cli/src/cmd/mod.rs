@@ -6,6 +6,7 @@ pub mod bfs;
 pub mod common;
 pub mod convert;
 pub mod demo;
+pub mod devices;
 pub mod generate;
 pub mod info;
 pub mod mst;

@@ -31,8 +31,8 @@ pub struct MstArgs {
 }
 
 pub fn run(args: MstArgs, quiet: bool) -> Result<()> {
+    let device = args.run.device("MST", false, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
-    let device = args.run.device(quiet);
     if mst::treats_as_undirected(&g) && !quiet && !args.run.json {
         eprintln!("note: the graph is directed; its arcs are taken as undirected edges (lighter direction kept)");
     }

@@ -72,8 +72,8 @@ fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
 }
 
 pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
+    let device = args.run.device("SSSP", false, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
-    let device = args.run.device(quiet);
     let s = source(&g, args.source)?;
     let algo = algorithm(&args, &g)?;
     let t = Instant::now();

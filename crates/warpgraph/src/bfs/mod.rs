@@ -33,12 +33,14 @@
 //! ```
 
 pub mod cpu;
+pub mod cuda;
 mod verify;
 
 pub use verify::verify;
 
 use rayon::prelude::*;
 
+use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Graph, VertexId};
 
@@ -177,6 +179,115 @@ impl Default for BfsOptions {
 /// ```
 pub fn bfs(g: &Graph, source: VertexId, opts: &BfsOptions) -> Result<BfsTree> {
     cpu::direction_optimizing(g, source, opts)
+}
+
+/// BFS on a chosen device, the graph prepared once for many sources (on a GPU: uploaded
+/// once). What the CLI, the benchmark harness and the demo use.
+///
+/// # Example
+/// ```
+/// use warpgraph::bfs::{self, BfsRunner};
+/// use warpgraph::device::Device;
+/// use warpgraph::{EdgeList, BuildOptions, Weights};
+/// let g = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::None).unwrap()
+///     .build(&BuildOptions::default()).unwrap();
+/// let mut runner = BfsRunner::new(Device::Cpu, &g, Default::default(), Default::default()).unwrap();
+/// let (tree, times) = runner.run(&g, 0).unwrap();
+/// assert_eq!(tree.depth, vec![0, 1, 2]);
+/// assert!(times.kernel_seconds.is_none() && times.seconds >= 0.0);
+/// ```
+pub enum BfsRunner {
+    /// The CPU code, with its options.
+    Cpu(BfsOptions),
+    /// A GPU with the graph on it, and the techniques to use.
+    Cuda(Box<cuda::GpuBfs>, cuda::GpuBfsOptions),
+}
+
+/// How long one search took.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RunTimes {
+    /// The whole search, result on the host (on a GPU: kernels, the host's decisions
+    /// between levels and the copy back; not the one-time upload).
+    pub seconds: f64,
+    /// On a GPU, the kernels alone, by CUDA events.
+    pub kernel_seconds: Option<f64>,
+}
+
+impl BfsRunner {
+    /// Prepares BFS on `device` (resolved: [`Device::Cpu`] or [`Device::Cuda`]); on a GPU
+    /// this uploads `g`.
+    ///
+    /// # Errors
+    /// As [`cuda::GpuBfs::new`]; [`Error::InvalidArgument`] for [`Device::Auto`].
+    pub fn new(
+        device: Device,
+        g: &Graph,
+        cpu: BfsOptions,
+        gpu: cuda::GpuBfsOptions,
+    ) -> Result<BfsRunner> {
+        match device {
+            Device::Cpu => Ok(BfsRunner::Cpu(cpu)),
+            Device::Cuda(i) => {
+                let gpu_handle = crate::cuda::Gpu::open(i)?;
+                Ok(BfsRunner::Cuda(
+                    Box::new(cuda::GpuBfs::new(&gpu_handle, g)?),
+                    gpu,
+                ))
+            }
+            Device::Auto => Err(Error::InvalidArgument(
+                "resolve the device (Device::resolve) before preparing a search".into(),
+            )),
+        }
+    }
+
+    /// The algorithm's name: `bfs-optimizing` (CPU, by direction) or `bfs-enterprise`
+    /// (GPU, by the techniques' ablation step).
+    pub fn algorithm(&self) -> String {
+        match self {
+            BfsRunner::Cpu(o) => format!("bfs-{}", o.direction),
+            BfsRunner::Cuda(_, o) => {
+                let variant = cuda::Variant::ALL
+                    .iter()
+                    .find(|v| v.options() == *o)
+                    .map_or("custom", |v| v.name());
+                match o.direction {
+                    Direction::Optimizing => format!("bfs-gpu-{variant}"),
+                    d => format!("bfs-gpu-{variant}-{d}"),
+                }
+            }
+        }
+    }
+
+    /// Searches from `source` (an internal id) on `g`, the graph given to [`BfsRunner::new`].
+    ///
+    /// # Errors
+    /// As [`bfs`] and [`cuda::GpuBfs::run`].
+    pub fn run(&mut self, g: &Graph, source: VertexId) -> Result<(BfsTree, RunTimes)> {
+        match self {
+            BfsRunner::Cpu(o) => {
+                let start = std::time::Instant::now();
+                let tree = bfs(g, source, o)?;
+                let seconds = start.elapsed().as_secs_f64();
+                Ok((
+                    tree,
+                    RunTimes {
+                        seconds,
+                        kernel_seconds: None,
+                    },
+                ))
+            }
+            BfsRunner::Cuda(gpu, o) => {
+                let (tree, t) = gpu.run(source, o)?;
+                Ok((
+                    tree,
+                    RunTimes {
+                        seconds: t.total_seconds,
+                        kernel_seconds: Some(t.kernel_seconds),
+                    },
+                ))
+            }
+        }
+    }
 }
 
 /// Checks the arguments every BFS variant shares.

@@ -222,3 +222,20 @@ fn build_time(g: &Graph, src: Vec<u32>, dst: Vec<u32>) -> f64 {
     assert_eq!(h.out().targets(), g.out().targets());
     secs
 }
+
+/// GPU 0 for a GPU test, or `None` (the test then skips, saying so) where there is none.
+/// With `WARPGRAPH_REQUIRE_GPU=1` a missing GPU fails the test instead: on the GPU
+/// machine a skipped GPU test must never pass for a run one.
+pub fn gpu() -> Option<std::sync::Arc<warpgraph::cuda::Gpu>> {
+    match warpgraph::cuda::unavailable_reason() {
+        None => Some(warpgraph::cuda::Gpu::open(0).expect("opening GPU 0")),
+        Some(why) => {
+            assert!(
+                std::env::var("WARPGRAPH_REQUIRE_GPU").as_deref() != Ok("1"),
+                "WARPGRAPH_REQUIRE_GPU=1 but no GPU can be used: {why}"
+            );
+            eprintln!("skipped: no GPU ({why})");
+            None
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! The CUDA backend's common ground: finding GPUs, one context and one cache of compiled
+//! kernels per GPU, device memory sized before it is allocated, and kernel timing.
+//!
+//! The driver and NVRTC libraries are opened at run time (cudarc's dynamic loading), so the
+//! same binary builds and runs on machines without CUDA: there [`probe`] says why no GPU can
+//! be used, and asking for one is an [`Error::NoGpu`], never a crash.
+//!
+//! Kernels are CUDA C in `.cu` files beside the algorithm they serve (for example
+//! `bfs/cuda/bfs.cu`). [`Gpu::module`] compiles a file with NVRTC for the GPU's own
+//! architecture the first time it is needed and keeps the module for the life of the
+//! process; a compile error carries NVRTC's log. [`KERNELS`] lists every file, so that a
+//! test can compile them all.
+//!
+//! ```no_run
+//! // Which GPUs are there?
+//! match warpgraph::cuda::probe() {
+//!     Ok(inv) => for g in &inv.gpus { println!("{}", g.describe()) },
+//!     Err(why) => println!("{why}"),
+//! }
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+use cudarc::driver::{
+    sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr,
+    DriverError, ValidAsZeroBits,
+};
+use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
+use serde::Serialize;
+
+use crate::error::{fmt_bytes, Error, Result};
+
+/// One `.cu` file of kernels.
+#[derive(Debug)]
+pub struct KernelSource {
+    /// A short name for messages and the module cache (`bfs`).
+    pub name: &'static str,
+    /// The CUDA C source.
+    pub source: &'static str,
+}
+
+/// Every kernel file of the backend (a test compiles each one).
+pub const KERNELS: &[&KernelSource] = &[&crate::bfs::cuda::KERNELS];
+
+/// A GPU as [`probe`] describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GpuInfo {
+    /// The CUDA device ordinal (`cuda:N`).
+    pub ordinal: usize,
+    /// The marketing name, e.g. `NVIDIA H100 80GB HBM3`.
+    pub name: String,
+    /// Total device memory in bytes.
+    pub total_bytes: u64,
+    /// Free device memory in bytes when probed.
+    pub free_bytes: u64,
+    /// Compute capability (major, minor), e.g. (9, 0) for Hopper.
+    pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors.
+    pub multiprocessors: u32,
+}
+
+impl GpuInfo {
+    /// One line: `cuda:0  NVIDIA H100 80GB HBM3, compute 9.0, 132 SMs, 79.2 GiB (78.6 GiB free)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "cuda:{}  {}, compute {}.{}, {} SMs, {} ({} free)",
+            self.ordinal,
+            self.name,
+            self.compute_capability.0,
+            self.compute_capability.1,
+            self.multiprocessors,
+            fmt_bytes(self.total_bytes),
+            fmt_bytes(self.free_bytes)
+        )
+    }
+}
+
+/// What [`probe`] found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Inventory {
+    /// The CUDA version the driver supports, e.g. (13, 0).
+    pub driver_version: (i32, i32),
+    /// Every GPU, by ordinal.
+    pub gpus: Vec<GpuInfo>,
+}
+
+/// Whether the CUDA driver library can be opened (checked once per process).
+fn driver_present() -> bool {
+    static PRESENT: OnceLock<bool> = OnceLock::new();
+    // SAFETY: only tries to open the shared library by its usual names.
+    *PRESENT.get_or_init(|| unsafe { sys::is_culib_present() })
+}
+
+/// Whether the NVRTC library can be opened (checked once per process).
+fn nvrtc_present() -> bool {
+    static PRESENT: OnceLock<bool> = OnceLock::new();
+    // SAFETY: as above.
+    *PRESENT.get_or_init(|| unsafe { cudarc::nvrtc::sys::is_culib_present() })
+}
+
+/// The number of GPUs, with the reason when there are none.
+fn count_gpus() -> Result<usize> {
+    if !driver_present() {
+        return Err(Error::NoGpu(
+            "the NVIDIA driver library (libcuda.so) was not found on this machine".into(),
+        ));
+    }
+    let n = CudaContext::device_count()
+        .map_err(|e| Error::NoGpu(format!("the CUDA driver found no usable device ({e})")))?;
+    if n <= 0 {
+        return Err(Error::NoGpu(
+            "the CUDA driver is installed but reports no device".into(),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// Finds the GPUs: name, memory and compute capability of each, and the driver version.
+///
+/// # Errors
+/// [`Error::NoGpu`] saying why none can be used: no driver library, or no device.
+pub fn probe() -> Result<Inventory> {
+    let n = count_gpus()?;
+    let mut version = 0;
+    // SAFETY: the driver library is present (count_gpus checked) and `version` is a valid
+    // out-pointer.
+    unsafe { sys::cuDriverGetVersion(&mut version) }
+        .result()
+        .map_err(gpu_err)?;
+    let gpus = (0..n)
+        .map(|i| Gpu::open(i).map(|g| g.info().clone()))
+        .collect::<Result<_>>()?;
+    Ok(Inventory {
+        driver_version: (version / 1000, version % 1000 / 10),
+        gpus,
+    })
+}
+
+/// Whether at least one GPU can be used (no error when not).
+pub fn available() -> bool {
+    count_gpus().is_ok()
+}
+
+/// Why no GPU can be used, or `None` when one can.
+pub fn unavailable_reason() -> Option<String> {
+    count_gpus().err().map(|e| match e {
+        Error::NoGpu(why) => why,
+        e => e.to_string(),
+    })
+}
+
+/// One GPU, opened: its context, the stream warpgraph works on, and the kernels compiled
+/// for it so far. Shared (one per ordinal per process) through [`Gpu::open`].
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    info: GpuInfo,
+    modules: Mutex<HashMap<&'static str, Arc<CudaModule>>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu").field("info", &self.info).finish()
+    }
+}
+
+impl Gpu {
+    /// Opens GPU `ordinal` (the same [`Gpu`] for every call in a process).
+    ///
+    /// # Errors
+    /// [`Error::NoGpu`] when there is no such GPU (with the reason), [`Error::Gpu`] when
+    /// the driver fails to create a context.
+    pub fn open(ordinal: usize) -> Result<Arc<Gpu>> {
+        static OPEN: OnceLock<Mutex<HashMap<usize, Arc<Gpu>>>> = OnceLock::new();
+        let n = count_gpus()?;
+        if ordinal >= n {
+            return Err(Error::NoGpu(format!(
+                "cuda:{ordinal} does not exist: this machine has {n} GPU{} (cuda:0{})",
+                if n == 1 { "" } else { "s" },
+                if n > 1 {
+                    format!("..cuda:{}", n - 1)
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        let mut open = OPEN
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = open.get(&ordinal) {
+            return Ok(g.clone());
+        }
+        let ctx = CudaContext::new(ordinal).map_err(gpu_err)?;
+        // One stream, used by one thread at a time: cudarc's per-buffer event tracking
+        // (for buffers shared between streams) would only add work to every launch.
+        // SAFETY: every buffer warpgraph allocates is used on `stream` alone.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.default_stream();
+        let (free, total) = ctx.mem_get_info().map_err(gpu_err)?;
+        let info = GpuInfo {
+            ordinal,
+            name: ctx.name().map_err(gpu_err)?,
+            total_bytes: total as u64,
+            free_bytes: free as u64,
+            compute_capability: ctx.compute_capability().map_err(gpu_err)?,
+            multiprocessors: ctx
+                .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .map_err(gpu_err)? as u32,
+        };
+        let gpu = Arc::new(Gpu {
+            ctx,
+            stream,
+            info,
+            modules: Mutex::new(HashMap::new()),
+        });
+        open.insert(ordinal, gpu.clone());
+        Ok(gpu)
+    }
+
+    /// What [`probe`] says about this GPU (free memory as when it was opened).
+    pub fn info(&self) -> &GpuInfo {
+        &self.info
+    }
+
+    /// The GPU in a few words: `cuda:0 (NVIDIA H100 80GB HBM3)`.
+    pub fn describe(&self) -> String {
+        format!("cuda:{} ({})", self.info.ordinal, self.info.name)
+    }
+
+    /// The stream all of warpgraph's work on this GPU goes to.
+    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Device memory free now, in bytes. The environment variable
+    /// `WARPGRAPH_GPU_MEMORY_LIMIT` (bytes) caps it, which is how tests reach the refusal.
+    pub fn free_bytes(&self) -> Result<u64> {
+        let (free, _) = self.ctx.mem_get_info().map_err(gpu_err)?;
+        let limit = std::env::var("WARPGRAPH_GPU_MEMORY_LIMIT")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(u64::MAX);
+        Ok((free as u64).min(limit))
+    }
+
+    /// Refuses with [`Error::OutOfMemory`] (needed vs free) when `needed` bytes of device
+    /// memory are not free.
+    pub fn check_memory(&self, what: impl FnOnce() -> String, needed: u64) -> Result<()> {
+        let available = self.free_bytes()?;
+        if needed > available {
+            return Err(Error::OutOfMemory {
+                what: format!("{} on {}", what(), self.describe()),
+                needed,
+                available,
+            });
+        }
+        Ok(())
+    }
+
+    /// The compiled module of `kernels`: compiled by NVRTC for this GPU's architecture on
+    /// first use, then cached for the life of the process.
+    pub fn module(&self, kernels: &KernelSource) -> Result<Arc<CudaModule>> {
+        let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = modules.get(kernels.name) {
+            return Ok(m.clone());
+        }
+        let ptx = compile(kernels, self.info.compute_capability)?;
+        let module = self.ctx.load_module(ptx).map_err(gpu_err)?;
+        modules.insert(kernels.name, module.clone());
+        Ok(module)
+    }
+
+    /// A kernel of `kernels` by its `extern "C"` name.
+    pub(crate) fn function(&self, kernels: &KernelSource, name: &str) -> Result<CudaFunction> {
+        self.module(kernels)?
+            .load_function(name)
+            .map_err(|e| Error::Gpu(format!("kernel {name} of {}.cu: {e}", kernels.name)))
+    }
+
+    /// Copies `data` to a new device buffer.
+    pub(crate) fn upload<T: DeviceRepr>(&self, data: &[T]) -> Result<CudaSlice<T>> {
+        if data.is_empty() {
+            // A zero-length allocation is an error for the driver: keep one element.
+            // SAFETY: the element is never read (every length this buffer stands for is 0).
+            return unsafe { self.stream.alloc::<T>(1) }.map_err(gpu_err);
+        }
+        self.stream.clone_htod(data).map_err(gpu_err)
+    }
+
+    /// A new device buffer of `len` zeroed elements (at least one).
+    pub(crate) fn zeros<T: DeviceRepr + ValidAsZeroBits>(
+        &self,
+        len: usize,
+    ) -> Result<CudaSlice<T>> {
+        self.stream.alloc_zeros::<T>(len.max(1)).map_err(gpu_err)
+    }
+
+    /// Copies a device buffer back.
+    pub(crate) fn download<T: DeviceRepr + Default + Clone>(
+        &self,
+        buf: &CudaSlice<T>,
+        len: usize,
+    ) -> Result<Vec<T>> {
+        let mut out = vec![T::default(); len];
+        if len > 0 {
+            self.stream
+                .memcpy_dtoh(&buf.slice(..len), &mut out)
+                .map_err(gpu_err)?;
+        }
+        Ok(out)
+    }
+
+    /// Starts timing the work queued from now on (see [`Timer`]).
+    pub(crate) fn timer(&self) -> Result<Timer> {
+        let wall = Instant::now();
+        let start = self
+            .stream
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(gpu_err)?;
+        Ok(Timer { start, wall })
+    }
+}
+
+/// Times GPU work two ways: kernel time between two CUDA events on the stream, and the
+/// wall-clock time of the whole call on the host.
+pub(crate) struct Timer {
+    start: CudaEvent,
+    wall: Instant,
+}
+
+impl Timer {
+    /// Marks the end of the kernels (call after the last launch, before copying results).
+    pub(crate) fn kernels_done(&self, gpu: &Gpu) -> Result<CudaEvent> {
+        gpu.stream
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(gpu_err)
+    }
+
+    /// The times, once `end` (from [`Timer::kernels_done`]) has completed.
+    pub(crate) fn finish(self, end: &CudaEvent) -> Result<GpuTimes> {
+        end.synchronize().map_err(gpu_err)?;
+        let ms = self.start.elapsed_ms(end).map_err(gpu_err)?;
+        Ok(GpuTimes {
+            kernel_seconds: f64::from(ms) / 1e3,
+            total_seconds: self.wall.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// How long one run on a GPU took.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct GpuTimes {
+    /// From the first kernel to the last, measured with CUDA events (graph upload and
+    /// result download excluded).
+    pub kernel_seconds: f64,
+    /// The whole call on the host: kernels, the host's decisions between them, and
+    /// copying the result back (graph upload excluded: it happens once, before).
+    pub total_seconds: f64,
+}
+
+/// Compiles a kernel file for compute capability `cc` (e.g. (9, 0) gives `sm_90`).
+///
+/// # Errors
+/// [`Error::NoGpu`] when NVRTC is not installed; [`Error::Gpu`] with NVRTC's log when the
+/// source does not compile.
+pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
+    if !nvrtc_present() {
+        return Err(Error::NoGpu(
+            "the NVRTC library (libnvrtc.so), which compiles warpgraph's kernels, was not found"
+                .into(),
+        ));
+    }
+    let opts = CompileOptions {
+        options: vec![
+            format!("--gpu-architecture=sm_{}{}", cc.0, cc.1),
+            "--std=c++17".into(),
+        ],
+        name: Some(format!("{}.cu", kernels.name)),
+        ..Default::default()
+    };
+    cudarc::nvrtc::compile_ptx_with_opts(kernels.source, opts).map_err(|e| match e {
+        CompileError::CompileError { log, .. } => Error::Gpu(format!(
+            "{}.cu did not compile for sm_{}{}:\n{}",
+            kernels.name,
+            cc.0,
+            cc.1,
+            log.to_string_lossy()
+        )),
+        e => Error::Gpu(format!("NVRTC failed on {}.cu: {e:?}", kernels.name)),
+    })
+}
+
+/// A driver error as a warpgraph error.
+pub(crate) fn gpu_err(e: DriverError) -> Error {
+    Error::Gpu(e.to_string())
+}
+
+/// Launch geometry: `(blocks, threads)` for one thread per item, at least one block.
+pub(crate) fn grid_for(items: u64, threads: u32) -> (u32, u32) {
+    let blocks = items
+        .div_ceil(u64::from(threads))
+        .clamp(1, u64::from(u32::MAX));
+    (blocks as u32, threads)
+}
