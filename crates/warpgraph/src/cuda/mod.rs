@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use cudarc::driver::{
     sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr,
-    DriverError, ValidAsZeroBits,
+    DriverError, PinnedHostSlice, ValidAsZeroBits,
 };
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 use serde::Serialize;
@@ -198,6 +198,9 @@ impl Gpu {
         // (for buffers shared between streams) would only add work to every launch.
         // SAFETY: every buffer warpgraph allocates is used on `stream` alone.
         unsafe { ctx.disable_event_tracking() };
+        // Level-synchronous algorithms wait for the GPU many times per run: spin rather than
+        // sleep while waiting (a hint; a driver that refuses it only makes waits slower).
+        let _ = ctx.set_flags(sys::CUctx_flags::CU_CTX_SCHED_SPIN);
         let stream = ctx.default_stream();
         let (free, total) = ctx.mem_get_info().map_err(gpu_err)?;
         let info = GpuInfo {
@@ -298,19 +301,30 @@ impl Gpu {
         self.stream.alloc_zeros::<T>(len.max(1)).map_err(gpu_err)
     }
 
-    /// Copies a device buffer back.
-    pub(crate) fn download<T: DeviceRepr + Default + Clone>(
+    /// A page-locked host buffer of `len` elements (at least one), for fast copies back.
+    pub(crate) fn pinned<T: DeviceRepr>(&self, len: usize) -> Result<PinnedHostSlice<T>> {
+        // SAFETY: the buffer's contents are only read through `read_pinned`, after a copy
+        // from the device has filled the part that is read.
+        unsafe { self.ctx.alloc_pinned::<T>(len.max(1)) }.map_err(gpu_err)
+    }
+
+    /// Copies the first `len` elements of `buf` into `staging` and returns them, once the
+    /// copy (and all work queued before it) has finished.
+    pub(crate) fn read_pinned<'a, T: DeviceRepr + ValidAsZeroBits>(
         &self,
         buf: &CudaSlice<T>,
         len: usize,
-    ) -> Result<Vec<T>> {
-        let mut out = vec![T::default(); len];
-        if len > 0 {
-            self.stream
-                .memcpy_dtoh(&buf.slice(..len), &mut out)
-                .map_err(gpu_err)?;
+        staging: &'a mut PinnedHostSlice<T>,
+    ) -> Result<&'a [T]> {
+        if len == 0 {
+            return Ok(&[]);
         }
-        Ok(out)
+        assert!(len <= staging.len() && len <= buf.len());
+        self.stream
+            .memcpy_dtoh(&buf.slice(..len), staging)
+            .map_err(gpu_err)?;
+        self.stream.synchronize().map_err(gpu_err)?;
+        Ok(&staging.as_slice().map_err(gpu_err)?[..len])
     }
 
     /// Starts timing the work queued from now on (see [`Timer`]).

@@ -5,11 +5,15 @@
 // so no atomics are needed: whichever parent lands last is one level up and joined by
 // an arc.
 //
-// Queues (Enterprise, Liu and Huang, SC'15): bfs_classify scans the status array (or the
-// previous queue) in two passes, counting per block and then writing, with one exclusive
-// scan (bfs_scan) in between that places every block's vertices: no atomics, no
-// duplicates, and the output keeps vertex order. Each pass sorts vertices into up to
-// five lists at once:
+// The baseline launches one kernel per level (bfs_td_baseline / bfs_bu_baseline). The
+// queued search (bfs_enterprise) is one cooperative launch that runs every level on the
+// GPU, its blocks meeting at grid-wide barriers, so no level waits for the host.
+//
+// Queues (Enterprise, Liu and Huang, SC'15): classify scans the status array (or the
+// previous queue) in two passes, counting per block and then writing, every block
+// placing its vertices by an exclusive sum of the counts of the blocks before it: no
+// atomics, no duplicates, and the output keeps vertex order. Each pass sorts vertices
+// into up to five lists at once:
 //   top-down (mode 0), the frontier (depth == level) by out-degree:
 //     class 0: < 32 arcs (a thread each), 1: 32..255 (a warp), 2: 256..65,536 (a block),
 //     3: > 65,536 (the whole grid); without balancing every vertex goes to class 0;
@@ -26,8 +30,12 @@ typedef unsigned long long u64;
 // Entries of the bottom-up hub cache (a power of two; 16 KiB of shared memory).
 #define HUB_CACHE 4096
 
+// Reads data that other blocks write during a launch (from L2, bypassing the SM's L1
+// cache, which could hold a copy from before another block's write).
+__device__ __forceinline__ u32 ld(const u32* p) { return __ldcg(p); }
+
 __device__ __forceinline__ void visit(u32* depth, u32* parent, u32 u, u32 w, u32 next) {
-    if (depth[w] == UNVISITED) {
+    if (ld(depth + w) == UNVISITED) {
         depth[w] = next;
         parent[w] = u;
     }
@@ -79,10 +87,9 @@ extern "C" __global__ void bfs_bu_baseline(const u64* roff, const u32* rtgt, u32
     if (found) *awake = 1;
 }
 
-// The classes vertex v belongs to, as a bit mask (see the file comment).
-__device__ __forceinline__ u32 classes_of(u32 v, u32 mode, const u32* depth, const u64* off,
-                                          u32 level, u64 tau, u32 balance) {
-    u32 d = depth[v];
+// The classes vertex v, of depth d, belongs to, as a bit mask (see the file comment).
+__device__ __forceinline__ u32 classes_of(u32 v, u32 d, u32 mode, const u64* off, u32 level,
+                                          u64 tau, u32 balance) {
     u32 mask = 0;
     if (d == level) {
         // Only the frontier's degrees are needed: the other vertices cost one load.
@@ -111,174 +118,369 @@ __device__ u32 block_sum(u32 x, u32* scratch) {
     return total;
 }
 
-// Queue generation. Items 0..len are vertex ids (use_list == 0) or list[0..len]. Block b
-// handles items [b * chunk, (b + 1) * chunk), threads interleaved within it.
-//   write == 0: counts[c * gridDim.x + b] = vertices of class c in block b.
-//   write == 1: counts holds, per class and block, the first output slot (bfs_scan made
-//     it); class c < 4 goes to out[], class 4 to hubs[].
-extern "C" __global__ void bfs_classify(u32 mode, u32 write, const u32* list, u32 use_list,
-                                        u32 len, u32 chunk, const u32* depth, const u64* off,
-                                        u32 level, u64 tau, u32 balance, u32* counts, u32* out,
-                                        u32* hubs) {
-    __shared__ u32 warp_counts[NCLASS][WARPS_MAX];
-    __shared__ u32 running[NCLASS];
-    __shared__ u32 scratch[WARPS_MAX];
-    u32 b = blockIdx.x, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    u32 nwarps = blockDim.x / 32;
-    u32 begin = b * chunk;
-    u32 end = min(len, begin + chunk);
-
-    if (!write) {
-        u32 mine[NCLASS] = {0, 0, 0, 0, 0};
-        for (u32 i = begin + threadIdx.x; i < end; i += blockDim.x) {
-            u32 v = use_list ? list[i] : i;
-            u32 m = classes_of(v, mode, depth, off, level, tau, balance);
-            for (int c = 0; c < NCLASS; c++) mine[c] += (m >> c) & 1;
-        }
-        for (int c = 0; c < NCLASS; c++) {
-            u32 total = block_sum(mine[c], scratch);
-            if (threadIdx.x == 0) counts[c * gridDim.x + b] = total;
-        }
-        return;
+// Exclusive prefix sum over the block of one value per thread, in thread order.
+__device__ u32 block_exclusive_scan(u32 x, u32* scratch) {
+    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    u32 y = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(0xffffffffu, y, o);
+        if (lane >= o) y += t;
     }
+    __syncthreads();
+    if (lane == 31) scratch[warp] = y;
+    __syncthreads();
+    u32 before = 0;
+    for (u32 w = 0; w < warp; w++) before += scratch[w];
+    return before + y - x;
+}
 
-    if (threadIdx.x < NCLASS) running[threadIdx.x] = counts[threadIdx.x * gridDim.x + b];
-    // Every thread of the block runs the same number of rounds (the ballots need them all).
-    for (u32 base = begin; base < end; base += blockDim.x) {
-        u32 i = base + threadIdx.x;
-        u32 v = 0, m = 0;
-        if (i < end) {
-            v = use_list ? list[i] : i;
-            m = classes_of(v, mode, depth, off, level, tau, balance);
+// ---- The queued search: one cooperative launch for the whole traversal ----------------
+
+// Grid-wide barrier; every block is resident (cooperative launch). bar[0] counts
+// arrivals, bar[1] is the generation the waiting blocks watch.
+__device__ void grid_sync(u32* bar) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32* gen = bar + 1;
+        u32 g = *gen;
+        __threadfence();
+        if (atomicAdd(bar, 1) == gridDim.x - 1) {
+            atomicExch(bar, 0);
+            __threadfence();
+            atomicAdd(bar + 1, 1);
+        } else {
+            while (*gen == g) __nanosleep(20);
         }
-        u32 ballots[NCLASS];
-        for (int c = 0; c < NCLASS; c++) {
-            ballots[c] = __ballot_sync(0xffffffffu, (m >> c) & 1);
-            if (lane == 0) warp_counts[c][warp] = __popc(ballots[c]);
-        }
-        __syncthreads();
-        // One thread per class turns the warp counts into exclusive offsets.
-        if (threadIdx.x < NCLASS) {
-            u32 c = threadIdx.x, sum = running[c];
-            for (u32 w = 0; w < nwarps; w++) {
-                u32 x = warp_counts[c][w];
-                warp_counts[c][w] = sum;
-                sum += x;
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Items a thread takes at once: four consecutive ones, read with one 16-byte load.
+#define PER 4
+
+// What a classification pass needs to know.
+struct Scan {
+    u32 mode;             // 0 top-down, 1 bottom-up (see the file comment)
+    const u32* list;      // the items, or 0 for the vertices 0..len
+    u32 len;
+    const u32* depth;
+    const u64* off;
+    u32 level;
+    u64 tau;
+    u32 balance;
+};
+
+// Items per block of a pass (a multiple of PER * blockDim.x, so that every group of PER
+// items starts 16-byte aligned).
+__device__ __forceinline__ u32 chunk_for(u32 len) {
+    u32 step = PER * blockDim.x;
+    u32 per = (len + gridDim.x - 1) / gridDim.x;
+    return (per + step - 1) / step * step;
+}
+
+// Items i..i+PER-1 (those below end): their vertices and class masks (0 past the end).
+__device__ __forceinline__ void load_group(const Scan& s, u32 i, u32 end, u32* v, u32* m) {
+    if (i + PER <= end) {
+        if (s.list) {
+            uint4 x = __ldcg((const uint4*)(s.list + i));
+            v[0] = x.x; v[1] = x.y; v[2] = x.z; v[3] = x.w;
+            for (int k = 0; k < PER; k++)
+                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance);
+        } else {
+            uint4 d = __ldcg((const uint4*)(s.depth + i));
+            u32 ds[PER] = {d.x, d.y, d.z, d.w};
+            for (int k = 0; k < PER; k++) {
+                v[k] = i + k;
+                m[k] = classes_of(v[k], ds[k], s.mode, s.off, s.level, s.tau, s.balance);
             }
-            running[c] = sum;
         }
-        __syncthreads();
-        u32 below = (1u << lane) - 1;
-        for (int c = 0; c < NCLASS; c++) {
-            if ((m >> c) & 1) {
-                u32 slot = warp_counts[c][warp] + __popc(ballots[c] & below);
-                if (c < 4) out[slot] = v;
-                else hubs[slot] = v;
+    } else {
+        for (int k = 0; k < PER; k++) {
+            m[k] = 0;
+            v[k] = 0;
+            if (i + k < end) {
+                v[k] = s.list ? ld(s.list + i + k) : i + k;
+                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance);
             }
         }
-        __syncthreads();
     }
 }
 
-// One block: for each class c, an exclusive scan of counts[c * blocks .. + blocks] in
-// place, classes 0-3 laid out one after another (class 4 starts at 0 in its own list).
-// totals[c] = the class's size; totals[5] = classes 0-3 together.
-extern "C" __global__ void bfs_scan(u32* counts, u32 blocks, u32* totals) {
-    __shared__ u32 sums[1024];
-    u32 t = threadIdx.x;
-    u32 per = (blocks + blockDim.x - 1) / blockDim.x;
+// Per-block result of a pass.
+struct Placed {
+    u32 start[NCLASS];      // this block's first output slot per class
+    u32 total[NCLASS + 1];  // class sizes; [NCLASS]: classes 0-3 together
+};
+
+// Pass, first half: this block's class counts go to counts[c * gridDim.x + blockIdx.x];
+// the last block to finish turns them into output slots (an exclusive scan per class,
+// classes 0-3 one after another) and writes the totals to counts[NCLASS * gridDim.x ..].
+// `ticket` counts finished blocks (zero before, zero after).
+__device__ void classify_count(const Scan& s, u32* counts, u32* ticket, u32* scratch) {
+    u32 chunk = chunk_for(s.len);
+    u32 begin = blockIdx.x * chunk, end = min(s.len, begin + chunk);
+    u32 mine[NCLASS] = {0, 0, 0, 0, 0};
+    for (u32 i = begin + PER * threadIdx.x; i < end; i += PER * blockDim.x) {
+        u32 v[PER], m[PER];
+        load_group(s, i, end, v, m);
+        for (int k = 0; k < PER; k++)
+            for (int c = 0; c < NCLASS; c++) mine[c] += (m[k] >> c) & 1;
+    }
+    __shared__ bool last;
+    for (int c = 0; c < NCLASS; c++) {
+        u32 total = block_sum(mine[c], scratch);
+        if (threadIdx.x == 0) counts[c * gridDim.x + blockIdx.x] = total;
+    }
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(ticket, 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    // The last block: every block's counts are visible (each fenced before its ticket).
     u32 base = 0;
     for (int c = 0; c < NCLASS; c++) {
-        u32* row = counts + c * blocks;
-        u32 lo = min(blocks, t * per), hi = min(blocks, lo + per);
-        u32 s = 0;
-        for (u32 i = lo; i < hi; i++) s += row[i];
-        sums[t] = s;
-        __syncthreads();
-        // Hillis-Steele inclusive scan of the per-thread sums.
-        for (u32 o = 1; o < blockDim.x; o <<= 1) {
-            u32 x = t >= o ? sums[t - o] : 0;
-            __syncthreads();
-            sums[t] += x;
-            __syncthreads();
+        u32* row = counts + c * gridDim.x;
+        u32 run = 0;
+        for (u32 j0 = 0; j0 < gridDim.x; j0 += blockDim.x) {
+            u32 j = j0 + threadIdx.x;
+            u32 x = j < gridDim.x ? ld(row + j) : 0;
+            u32 pre = block_exclusive_scan(x, scratch);
+            u32 sum = block_sum(x, scratch);
+            if (j < gridDim.x) row[j] = (c < 4 ? base : 0) + run + pre;
+            run += sum;
         }
-        u32 total = sums[blockDim.x - 1];
-        u32 run = (c < 4 ? base : 0) + sums[t] - s;
-        for (u32 i = lo; i < hi; i++) {
-            u32 x = row[i];
-            row[i] = run;
-            run += x;
-        }
-        if (t == 0) totals[c] = total;
-        if (c < 4) base += total;
-        __syncthreads();
+        if (threadIdx.x == 0) counts[NCLASS * gridDim.x + c] = run;
+        if (c < 4) base += run;
     }
-    if (t == 0) totals[5] = base;
+    if (threadIdx.x == 0) {
+        counts[NCLASS * gridDim.x + NCLASS] = base;
+        *ticket = 0;
+        __threadfence();
+    }
 }
 
-// Top-down expansion of the classified frontier, all four granularities in one launch:
-// blocks [0, b1) give a thread to each class-0 vertex, [b1, b2) a warp to each class-1
-// vertex, [b2, b3) a block to each class-2 vertex, and [b3, gridDim.x) share every
-// class-3 vertex's arcs among all their threads. The classes sit one after another in
-// queue: sizes c0, c1, c2, c3.
-extern "C" __global__ void bfs_td_expand(const u32* queue, u32 c0, u32 c1, u32 c2, u32 c3,
-                                         u32 b1, u32 b2, u32 b3, const u64* off,
-                                         const u32* tgt, u32* depth, u32* parent, u32 level) {
-    u32 b = blockIdx.x, next = level + 1;
-    if (b < b1) {
-        u32 i = b * blockDim.x + threadIdx.x;
-        if (i >= c0) return;
-        u32 u = queue[i];
+// Pass, after a grid barrier: this block's output slots and the totals.
+__device__ void classify_place(const u32* counts, Placed& p) {
+    for (int c = 0; c < NCLASS; c++) p.start[c] = ld(counts + c * gridDim.x + blockIdx.x);
+    for (int c = 0; c <= NCLASS; c++) p.total[c] = ld(counts + NCLASS * gridDim.x + c);
+}
+
+// Exclusive prefix sum over the block of one 64-bit value per thread, in thread order;
+// *total gets the block's sum.
+__device__ u64 block_exclusive_scan64(u64 x, u64* scratch, u64* total) {
+    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    u64 y = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        u64 t = __shfl_up_sync(0xffffffffu, y, o);
+        if (lane >= o) y += t;
+    }
+    __syncthreads();
+    if (lane == 31) scratch[warp] = y;
+    __syncthreads();
+    u64 before = 0, all = 0;
+    for (u32 w = 0; w < blockDim.x / 32; w++) {
+        if (w < warp) before += scratch[w];
+        all += scratch[w];
+    }
+    *total = all;
+    return before + y - x;
+}
+
+// Bits per class in a packed count: a round has at most PER * 256 = 1024 items per class
+// (blocks of 256 threads), and five fields of 12 bits fit 64.
+#define FIELD 12
+
+// Pass, second half: writes this block's vertices in order; class c < 4 to out[], class 4
+// to hubs[]. Each round a block takes PER * blockDim.x items, a thread PER consecutive
+// ones; one exclusive scan of the threads' counts, all five classes packed into 64 bits,
+// places them. A round with nothing to write costs one barrier.
+__device__ void classify_write(const Scan& s, const Placed& p, u32* out, u32* hubs) {
+    __shared__ u64 scratch[WARPS_MAX];
+    u32 chunk = chunk_for(s.len);
+    u32 begin = blockIdx.x * chunk, end = min(s.len, begin + chunk);
+    u32 running[NCLASS];
+    for (int c = 0; c < NCLASS; c++) running[c] = p.start[c];
+    // Every thread of the block runs the same number of rounds (the barriers need them all).
+    for (u32 base = begin; base < end; base += PER * blockDim.x) {
+        u32 v[PER], m[PER];
+        load_group(s, base + PER * threadIdx.x, end, v, m);
+        u64 mine = 0;
+        for (int k = 0; k < PER; k++)
+            for (int c = 0; c < NCLASS; c++) mine += (u64)((m[k] >> c) & 1) << (FIELD * c);
+        if (!__syncthreads_or(mine != 0)) continue;
+        u64 total;
+        u64 before = block_exclusive_scan64(mine, scratch, &total);
+        for (int c = 0; c < NCLASS; c++) {
+            u32 slot = running[c] + (u32)((before >> (FIELD * c)) & ((1u << FIELD) - 1));
+            for (int k = 0; k < PER; k++) {
+                if ((m[k] >> c) & 1) {
+                    if (c < 4) out[slot] = v[k];
+                    else hubs[slot] = v[k];
+                    slot++;
+                }
+            }
+            running[c] += (u32)((total >> (FIELD * c)) & ((1u << FIELD) - 1));
+        }
+    }
+}
+
+// Top-down expansion of the classified frontier in q (sizes c[0..3], one after another):
+// a thread per class-0 vertex, a warp per class-1 vertex, a block per class-2 vertex and
+// the whole grid per class-3 vertex. No barrier separates the classes, so blocks done
+// with one class go on to the next while others still work.
+__device__ void td_expand(const u32* q, const u32* c, const u64* off, const u32* tgt,
+                          u32* depth, u32* parent, u32 level) {
+    u32 next = level + 1;
+    u32 threads = gridDim.x * blockDim.x;
+    u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    for (u32 i = t; i < c[0]; i += threads) {
+        u32 u = ld(q + i);
         for (u64 e = off[u]; e < off[u + 1]; e++) visit(depth, parent, u, tgt[e], next);
-    } else if (b < b2) {
-        u32 i = (b - b1) * (blockDim.x / 32) + (threadIdx.x >> 5);
-        if (i >= c1) return;
-        u32 u = queue[c0 + i];
+    }
+    const u32* q1 = q + c[0];
+    for (u32 i = t / 32; i < c[1]; i += threads / 32) {
+        u32 u = ld(q1 + i);
         for (u64 e = off[u] + (threadIdx.x & 31); e < off[u + 1]; e += 32)
             visit(depth, parent, u, tgt[e], next);
-    } else if (b < b3) {
-        u32 i = b - b2;
-        if (i >= c2) return;
-        u32 u = queue[c0 + c1 + i];
+    }
+    const u32* q2 = q1 + c[1];
+    for (u32 i = blockIdx.x; i < c[2]; i += gridDim.x) {
+        u32 u = ld(q2 + i);
         for (u64 e = off[u] + threadIdx.x; e < off[u + 1]; e += blockDim.x)
             visit(depth, parent, u, tgt[e], next);
-    } else {
-        u64 t = (u64)(b - b3) * blockDim.x + threadIdx.x;
-        u64 stride = (u64)(gridDim.x - b3) * blockDim.x;
-        for (u32 k = 0; k < c3; k++) {
-            u32 u = queue[c0 + c1 + c2 + k];
-            for (u64 e = off[u] + t; e < off[u + 1]; e += stride)
-                visit(depth, parent, u, tgt[e], next);
-        }
+    }
+    const u32* q3 = q2 + c[2];
+    for (u32 k = 0; k < c[3]; k++) {
+        u32 u = ld(q3 + k);
+        for (u64 e = off[u] + t; e < off[u + 1]; e += threads) visit(depth, parent, u, tgt[e], next);
     }
 }
 
-// Bottom-up step over the queue of unvisited vertices: each takes the first in-neighbour
-// in the frontier (depth == level). With use_cache, each block first loads the frontier's
-// hubs into a shared-memory table (slot = id mod HUB_CACHE; a collision just loses an
-// entry) and an in-neighbour found there needs no load from global memory.
-extern "C" __global__ void bfs_bu_queue(const u32* queue, u32 len, const u32* hubs, u32 nhubs,
-                                        u32 use_cache, const u64* roff, const u32* rtgt,
-                                        u32* depth, u32* parent, u32 level) {
-    __shared__ u32 cache[HUB_CACHE];
+// Bottom-up step over the len unvisited vertices in q: each takes the first in-neighbour
+// in the frontier (depth == level). With use_cache, each block first loads the
+// frontier's hubs into a shared-memory table (slot = id mod HUB_CACHE; a collision just
+// loses an entry), and an in-neighbour found there needs no load from global memory.
+__device__ void bu_step(const u32* q, u32 len, const u32* hubs, u32 nhubs, u32 use_cache,
+                        const u64* roff, const u32* rtgt, u32* depth, u32* parent, u32 level,
+                        u32* cache) {
     if (use_cache) {
         for (u32 i = threadIdx.x; i < HUB_CACHE; i += blockDim.x) cache[i] = UNVISITED;
         __syncthreads();
         for (u32 i = threadIdx.x; i < nhubs; i += blockDim.x) {
-            u32 u = hubs[i];
+            u32 u = ld(hubs + i);
             cache[u & (HUB_CACHE - 1)] = u;
         }
         __syncthreads();
     }
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
-        u32 v = queue[i];
+        u32 v = ld(q + i);
         for (u64 e = roff[v]; e < roff[v + 1]; e++) {
             u32 u = rtgt[e];
-            if ((use_cache && cache[u & (HUB_CACHE - 1)] == u) || depth[u] == level) {
+            if ((use_cache && cache[u & (HUB_CACHE - 1)] == u) || ld(depth + u) == level) {
                 depth[v] = level + 1;
                 parent[v] = u;
                 break;
             }
         }
     }
+}
+
+// A trace line: level, step kind (0 top-down, 1 switch, 2 bottom-up), sizes, time.
+__device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const Placed& p) {
+    if (blockIdx.x == 0 && threadIdx.x == 0 && lines < cap) {
+        u64 now;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        u32* l = log + 10 * lines;
+        l[0] = level; l[1] = kind;
+        for (int c = 0; c < NCLASS + 1; c++) l[2 + c] = p.total[c];
+        l[8] = (u32)now; l[9] = (u32)(now >> 32);
+    }
+    lines++;
+}
+
+// The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
+// 2 * (NCLASS + 1) * gridDim.x entries; bar 3 (the grid barrier's two and the passes'
+// ticket), zeroed. log gets up to log_cap trace lines; *lines_out their number.
+extern "C" __global__ void __launch_bounds__(256)
+bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt, u32* depth,
+               u32* parent, u32 n, u32* qa, u32* qb, u32* hubs, u32* counts, u32* bar,
+               u64 tau, u32 hubs_total, u32 balance, u32 direction, u32 use_cache,
+               float gamma, u32 beta, u32* log, u32 log_cap, u32* lines_out) {
+    __shared__ u32 cache[HUB_CACHE];
+    __shared__ u32 scratch[WARPS_MAX];
+    u32 *q = qa, *q2 = qb;
+    u32 level = 0, pending = 0, frontier_hubs = 0, passes = 0, lines = 0;
+    u64 awake = 0;
+    bool bottom_up = false;
+    Placed p;
+    Scan sc;
+    // One pass over the status array (list == 0) or a queue: count, barrier, place; then
+    // `write` writes the lists. Alternate passes use alternate count arrays, so that a
+    // pass never overwrites counts another block may still be reading.
+    auto count_place = [&](u32 mode, const u32* list, u32 len, u32 lvl, u32 bal) {
+        sc = Scan{mode, list, len, depth, off, lvl, tau, bal};
+        u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
+        classify_count(sc, cnt, bar + 2, scratch);
+        grid_sync(bar);
+        classify_place(cnt, p);
+    };
+    auto write = [&](u32* out) { classify_write(sc, p, out, hubs); };
+    if (direction == 2) {
+        count_place(1, 0, n, level, 0);
+        write(q);
+        grid_sync(bar);
+        pending = p.total[0];
+        frontier_hubs = p.total[4];
+        bottom_up = true;
+    }
+    for (;;) {
+        if (!bottom_up) {
+            count_place(0, 0, n, level, balance);
+            trace(log, log_cap, lines, level, 0, p);
+            if (p.total[NCLASS] == 0) break;
+            float share = hubs_total ? (float)p.total[4] / (float)hubs_total : 0.0f;
+            if (direction == 0 && share > gamma) {
+                // The explosion level: the unvisited vertices, in order, and the
+                // frontier's hubs, from one contiguous scan of the status array.
+                awake = p.total[NCLASS];
+                count_place(1, 0, n, level, 0);
+                write(q);
+                grid_sync(bar);
+                trace(log, log_cap, lines, level, 1, p);
+                pending = p.total[0];
+                frontier_hubs = p.total[4];
+                bottom_up = true;
+                continue;
+            }
+            write(q);
+            grid_sync(bar);
+            u32 c[4] = {p.total[0], p.total[1], p.total[2], p.total[3]};
+            td_expand(q, c, off, tgt, depth, parent, level);
+            grid_sync(bar);
+            level++;
+        } else {
+            if (pending == 0) break;
+            bu_step(q, pending, hubs, frontier_hubs, use_cache, roff, rtgt, depth, parent, level,
+                    cache);
+            grid_sync(bar);
+            level++;
+            // The new queue: the old one less what this step visited; and the hubs it
+            // visited (the next frontier's).
+            count_place(1, q, pending, level, 0);
+            write(q2);
+            grid_sync(bar);
+            trace(log, log_cap, lines, level, 2, p);
+            u64 found = pending - p.total[0];
+            u32* t = q; q = q2; q2 = t;
+            pending = p.total[0];
+            frontier_hubs = p.total[4];
+            if (found == 0) break;
+            bool shrinking = found < awake;
+            awake = found;
+            if (direction == 0 && shrinking && found < n / beta) bottom_up = false;
+        }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *lines_out = lines;
 }

@@ -7,13 +7,16 @@
 //! GPUs", SC'15; seed 003), level-synchronous, kernels in `bfs.cu`. Each technique is a
 //! switch in [`GpuBfsOptions`], and [`Variant`] names the cumulative steps of the paper's
 //! ablation (its Fig. 13):
-//! - `baseline`: a status array (depth per vertex) and one thread per vertex each level.
+//! - `baseline`: a status array (depth per vertex) and one thread per vertex each level,
+//!   one kernel launch per level, the host checking after each whether anything changed.
 //! - `scheduling` (+ streamlined thread scheduling): each level first builds the frontier
-//!   queue from the status array in two passes (count per block, exclusive scan, write)
-//!   with no atomics and no duplicates, then gives a thread to each queued vertex.
+//!   queue from the status array in two passes (count per block; every block placed by
+//!   an exclusive sum of the counts before it; write in vertex order) with no atomics and
+//!   no duplicates, then gives a thread to each queued vertex.
 //! - `balancing` (+ workload balancing): the queue is split by out-degree into four
 //!   classes, below 32 arcs, 32-255, 256-65,536 and above, expanded by a thread, a warp,
-//!   a block and the whole grid per vertex; one launch runs all four side by side.
+//!   a block and the whole grid per vertex, all four in the same phase (a block done with
+//!   one class goes on to the next while others still work).
 //! - `direction` (+ direction optimisation): bottom-up steps once the frontier holds more
 //!   than `gamma` (30%) of the graph's hub vertices, Enterprise's switch; back to top-down
 //!   for the tail, when the frontier shrinks below `n / beta` (Beamer's rule). The first
@@ -27,13 +30,21 @@
 //! connected vertex, so that every hub fits the cache; a graph with no vertex above that
 //! (a grid) has no hubs and stays top-down.
 //!
+//! Beyond the paper, every queued variant runs the whole traversal as **one cooperative
+//! kernel launch**: the blocks (all resident) meet at grid-wide barriers between phases
+//! and take the direction decisions themselves from the counts every block computes
+//! alike, so no level waits for a round trip to the host. That removed about half of the
+//! time per level on Kronecker graphs and more on long-diameter ones.
+//! `WARPGRAPH_TRACE=1` prints each level's queue sizes and GPU time on stderr.
+//!
 //! The graph is uploaded once ([`GpuBfs::new`], which sizes everything first and refuses
 //! what the GPU cannot hold) and every [`GpuBfs::run`] resets the state for its source.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PinnedHostSlice, PushKernelArg};
+use rayon::prelude::*;
 
 use super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
 use crate::cuda::{gpu_err, grid_for, Gpu, GpuTimes, KernelSource};
@@ -50,8 +61,11 @@ pub const KERNELS: KernelSource = KernelSource {
 const HUB_CACHE: usize = 4096;
 /// Threads per block of the per-vertex kernels.
 const THREADS: u32 = 256;
-/// Most blocks of a queue-generation pass (`bfs_scan` handles two per thread of 1024).
-const MAX_CLASSIFY_BLOCKS: u32 = 2048;
+/// Most resident blocks per multiprocessor for the cooperative launch (eight of 256
+/// threads fill an SM, which the latency-bound scans of the status array need).
+const BLOCKS_PER_SM: u32 = 4;
+/// Trace lines kept per search (`WARPGRAPH_TRACE`).
+const TRACE_LINES: usize = 4096;
 /// Classes of a queue-generation pass (`NCLASS` in `bfs.cu`).
 const NCLASS: usize = 5;
 
@@ -132,10 +146,7 @@ struct Kernels {
     reset: CudaFunction,
     td_baseline: CudaFunction,
     bu_baseline: CudaFunction,
-    classify: CudaFunction,
-    scan: CudaFunction,
-    td_expand: CudaFunction,
-    bu_queue: CudaFunction,
+    enterprise: CudaFunction,
 }
 
 /// A graph on the GPU, ready for searches from any number of sources.
@@ -153,11 +164,21 @@ pub struct GpuBfs {
     qa: CudaSlice<u32>,
     qb: CudaSlice<u32>,
     hubs: CudaSlice<u32>,
-    /// Per-class, per-block counts of a queue-generation pass, then the totals.
+    /// Per-class, per-block counts of the queue-generation passes (two sets).
     counts: CudaSlice<u32>,
-    totals: CudaSlice<u32>,
+    /// The grid-wide barrier of the cooperative launch.
+    barrier: CudaSlice<u32>,
+    /// Blocks of the cooperative launch (all resident at once).
+    blocks: u32,
+    /// Trace lines of the last search, and how many there were.
+    log: CudaSlice<u32>,
+    log_lines: CudaSlice<u32>,
     /// The baseline's "anything found" flag.
     flag: CudaSlice<u32>,
+    /// Page-locked host copies of the baseline's flag (read every level) and of the
+    /// result.
+    flag_host: PinnedHostSlice<u32>,
+    result_host: PinnedHostSlice<u32>,
     /// Hubs have out-degree above this; `hubs_total` of them.
     tau: u64,
     hubs_total: u64,
@@ -170,7 +191,7 @@ pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
     let csr = |c: &Csr| 8 * (c.num_vertices() as u64 + 1) + 4 * c.num_arcs();
     let graph = csr(g.out()) * if g.is_directed() { 2 } else { 1 };
-    graph + 4 * n * 5 + 4 * (NCLASS as u64 * u64::from(MAX_CLASSIFY_BLOCKS) + 8)
+    graph + 4 * n * 5 + 4 * (2 * (NCLASS as u64 + 1) * 4096 + 10 * TRACE_LINES as u64 + 8)
 }
 
 impl GpuBfs {
@@ -195,10 +216,7 @@ impl GpuBfs {
             reset: f("bfs_reset")?,
             td_baseline: f("bfs_td_baseline")?,
             bu_baseline: f("bfs_bu_baseline")?,
-            classify: f("bfs_classify")?,
-            scan: f("bfs_scan")?,
-            td_expand: f("bfs_td_expand")?,
-            bu_queue: f("bfs_bu_queue")?,
+            enterprise: f("bfs_enterprise")?,
         };
         let start = Instant::now();
         let upload =
@@ -209,6 +227,17 @@ impl GpuBfs {
         } else {
             None
         };
+        let per_sm = k
+            .enterprise
+            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
+            .map_err(gpu_err)?
+            .min(BLOCKS_PER_SM);
+        if per_sm == 0 {
+            return Err(Error::Gpu(
+                "bfs_enterprise cannot run on this GPU: no block fits a multiprocessor".into(),
+            ));
+        }
+        let blocks = per_sm * gpu.info().multiprocessors;
         let tau = hub_threshold(g.out());
         let hubs_total = (0..n as u32).filter(|&v| g.out().degree(v) > tau).count() as u64;
         let bfs = GpuBfs {
@@ -221,9 +250,14 @@ impl GpuBfs {
             qa: gpu.zeros(n)?,
             qb: gpu.zeros(n)?,
             hubs: gpu.zeros(n)?,
-            counts: gpu.zeros(NCLASS * MAX_CLASSIFY_BLOCKS as usize)?,
-            totals: gpu.zeros(8)?,
+            counts: gpu.zeros(2 * (NCLASS + 1) * blocks as usize)?,
+            barrier: gpu.zeros(3)?,
+            blocks,
+            log: gpu.zeros(10 * TRACE_LINES)?,
+            log_lines: gpu.zeros(1)?,
             flag: gpu.zeros(1)?,
+            flag_host: gpu.pinned(1)?,
+            result_host: gpu.pinned(n)?,
             tau,
             hubs_total,
             upload_seconds: 0.0,
@@ -283,9 +317,10 @@ impl GpuBfs {
         }
         let done = timer.kernels_done(&self.gpu)?;
         let n = self.n as usize;
-        let depth = self.gpu.download(&self.depth, n)?;
-        let parent = self.gpu.download(&self.parent, n)?;
+        let depth = self.read_result(Which::Depth)?;
+        let parent = self.read_result(Which::Parent)?;
         let times = timer.finish(&done)?;
+        debug_assert!(depth.len() == n && parent.len() == n);
         Ok((
             BfsTree {
                 source,
@@ -336,199 +371,112 @@ impl GpuBfs {
             // SAFETY: the arguments match bfs_td_baseline / bfs_bu_baseline; the CSR has
             // n + 1 offsets and targets below n.
             unsafe { b.launch(cfg(blocks, threads)) }.map_err(gpu_err)?;
-            if self.gpu.download(&self.flag, 1)?[0] == 0 {
+            if self.gpu.read_pinned(&self.flag, 1, &mut self.flag_host)?[0] == 0 {
                 break;
             }
         }
         Ok(())
     }
 
-    /// One queue-generation pass (count, scan, write) over `len` items: the vertices
-    /// 0..len when `list` is `None`, else the queue `list` (`qa`, read while `qb` is
-    /// written). Returns the totals: classes 0-4, then classes 0-3 together.
-    fn classify(
-        &mut self,
-        mode: u32,
-        from_qa: bool,
-        len: u32,
-        level: u32,
-        balance: bool,
-    ) -> Result<[u32; 6]> {
-        if len == 0 {
-            return Ok([0; 6]);
-        }
-        let stream = self.gpu.stream().clone();
-        let blocks = len.div_ceil(THREADS).min(MAX_CLASSIFY_BLOCKS);
-        let chunk = len.div_ceil(blocks).div_ceil(THREADS) * THREADS;
-        let blocks = len.div_ceil(chunk);
-        let use_list = u32::from(from_qa);
-        let balance = u32::from(balance);
-        for write in [0u32, 1] {
-            let (list, out) = if from_qa {
-                (&self.qa, &mut self.qb)
-            } else {
-                // Reading qb is harmless here: use_list == 0 means it is never read.
-                (&self.qb, &mut self.qa)
-            };
-            let mut b = stream.launch_builder(&self.k.classify);
-            b.arg(&mode)
-                .arg(&write)
-                .arg(list)
-                .arg(&use_list)
-                .arg(&len)
-                .arg(&chunk)
-                .arg(&self.depth)
-                .arg(&self.out.0)
-                .arg(&level)
-                .arg(&self.tau)
-                .arg(&balance)
-                .arg(&mut self.counts)
-                .arg(out)
-                .arg(&mut self.hubs);
-            // SAFETY: the arguments match bfs_classify. `blocks * NCLASS` counts fit
-            // (blocks <= MAX_CLASSIFY_BLOCKS); items are vertices < n; every output list
-            // holds n entries and no vertex is written twice to one list.
-            unsafe { b.launch(cfg(blocks, THREADS)) }.map_err(gpu_err)?;
-            if write == 0 {
-                let mut s = stream.launch_builder(&self.k.scan);
-                s.arg(&mut self.counts).arg(&blocks).arg(&mut self.totals);
-                // SAFETY: the arguments match bfs_scan, launched with 1024 threads as it
-                // expects; counts holds NCLASS * blocks entries, totals 8.
-                unsafe { s.launch(cfg(1, 1024)) }.map_err(gpu_err)?;
-            }
-        }
-        let t = self.gpu.download(&self.totals, 6)?;
-        Ok([t[0], t[1], t[2], t[3], t[4], t[5]])
-    }
-
-    /// Search with frontier queues: top-down steps over classified queues, and (with
-    /// direction optimisation or forced bottom-up) bottom-up steps over the queue of
-    /// unvisited vertices.
+    /// Search with frontier queues: the whole traversal is one cooperative launch of
+    /// `bfs_enterprise`, its blocks meeting at grid-wide barriers (see `bfs.cu`).
     fn search_queued(&mut self, opts: &GpuBfsOptions) -> Result<()> {
-        let n = self.n;
-        let mut level = 0u32;
-        let mut bottom_up = false;
-        // The bottom-up queue (in qa) and its length; the frontier's hubs (in hubs).
-        let mut pending = 0u32;
-        let mut frontier_hubs = 0u32;
-        let mut awake = 0u64;
-        if opts.direction == Direction::BottomUp {
-            let t = self.classify(1, false, n, level, false)?;
-            (pending, frontier_hubs, bottom_up) = (t[0], t[4], true);
-        }
-        loop {
-            if !bottom_up {
-                let t = self.classify(0, false, n, level, opts.balancing)?;
-                if t[5] == 0 {
-                    break;
-                }
-                let gamma = if self.hubs_total == 0 {
-                    0.0
-                } else {
-                    f64::from(t[4]) / self.hubs_total as f64
-                };
-                if opts.direction == Direction::Optimizing && gamma > opts.gamma {
-                    // The explosion level: the unvisited vertices, in order, and the
-                    // frontier's hubs, from one contiguous scan of the status array.
-                    let frontier = u64::from(t[5]);
-                    let t = self.classify(1, false, n, level, false)?;
-                    (pending, frontier_hubs, bottom_up) = (t[0], t[4], true);
-                    awake = frontier;
-                    continue;
-                }
-                self.launch_td_expand([t[0], t[1], t[2], t[3]], level)?;
-                level += 1;
-            } else {
-                if pending == 0 {
-                    break;
-                }
-                self.launch_bu(pending, frontier_hubs, opts.hub_cache, level)?;
-                level += 1;
-                // The new queue: the old one less what this step visited; and the hubs
-                // it visited (the next frontier's).
-                let t = self.classify(1, true, pending, level, false)?;
-                let found = u64::from(pending - t[0]);
-                std::mem::swap(&mut self.qa, &mut self.qb);
-                (pending, frontier_hubs) = (t[0], t[4]);
-                if found == 0 {
-                    break;
-                }
-                let shrinking = found < awake;
-                awake = found;
-                if opts.direction == Direction::Optimizing
-                    && shrinking
-                    && found < u64::from(n / opts.beta)
-                {
-                    bottom_up = false;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The fused top-down expansion of a classified frontier (sizes per class).
-    fn launch_td_expand(&mut self, c: [u32; 4], level: u32) -> Result<()> {
-        let warps_per_block = THREADS / 32;
-        let b1 = c[0].div_ceil(THREADS);
-        let b2 = b1 + c[1].div_ceil(warps_per_block);
-        let b3 = b2 + c[2];
-        let grid_blocks = if c[3] > 0 {
-            4 * self.gpu.info().multiprocessors
-        } else {
-            0
+        let stream = self.gpu.stream().clone();
+        let direction: u32 = match opts.direction {
+            Direction::Optimizing => 0,
+            Direction::TopDown => 1,
+            Direction::BottomUp => 2,
         };
-        let blocks = b3 + grid_blocks;
-        if blocks == 0 {
-            return Ok(());
-        }
-        let stream = self.gpu.stream().clone();
-        let mut b = stream.launch_builder(&self.k.td_expand);
-        b.arg(&self.qa)
-            .arg(&c[0])
-            .arg(&c[1])
-            .arg(&c[2])
-            .arg(&c[3])
-            .arg(&b1)
-            .arg(&b2)
-            .arg(&b3)
-            .arg(&self.out.0)
-            .arg(&self.out.1)
-            .arg(&mut self.depth)
-            .arg(&mut self.parent)
-            .arg(&level);
-        // SAFETY: the arguments match bfs_td_expand; qa holds the c[0] + .. + c[3] queued
-        // frontier vertices that the last classify wrote.
-        unsafe { b.launch(cfg(blocks, THREADS)) }.map_err(gpu_err)?;
-        Ok(())
-    }
-
-    /// One bottom-up step over the `len` unvisited vertices in qa.
-    fn launch_bu(&mut self, len: u32, hubs: u32, cache: bool, level: u32) -> Result<()> {
-        let stream = self.gpu.stream().clone();
-        let (blocks, threads) = grid_for(u64::from(len), THREADS);
-        // Enough blocks to fill the GPU, few enough that loading the cache stays cheap.
-        let blocks = blocks.min(8 * self.gpu.info().multiprocessors);
-        let cache = u32::from(cache);
         let (roff, rtgt) = match &self.incoming {
             Some(inc) => inc,
             None => &self.out,
         };
-        let mut b = stream.launch_builder(&self.k.bu_queue);
-        b.arg(&self.qa)
-            .arg(&len)
-            .arg(&self.hubs)
-            .arg(&hubs)
-            .arg(&cache)
+        let balance = u32::from(opts.balancing);
+        let cache = u32::from(opts.hub_cache);
+        let gamma = opts.gamma as f32;
+        let hubs_total = self.hubs_total as u32;
+        let log_cap = TRACE_LINES as u32;
+        let mut b = stream.launch_builder(&self.k.enterprise);
+        b.arg(&self.out.0)
+            .arg(&self.out.1)
             .arg(roff)
             .arg(rtgt)
             .arg(&mut self.depth)
             .arg(&mut self.parent)
-            .arg(&level);
-        // SAFETY: the arguments match bfs_bu_queue; qa holds len vertices, hubs holds
-        // `hubs` vertices.
-        unsafe { b.launch(cfg(blocks, threads)) }.map_err(gpu_err)?;
+            .arg(&self.n)
+            .arg(&mut self.qa)
+            .arg(&mut self.qb)
+            .arg(&mut self.hubs)
+            .arg(&mut self.counts)
+            .arg(&mut self.barrier)
+            .arg(&self.tau)
+            .arg(&hubs_total)
+            .arg(&balance)
+            .arg(&direction)
+            .arg(&cache)
+            .arg(&gamma)
+            .arg(&opts.beta)
+            .arg(&mut self.log)
+            .arg(&log_cap)
+            .arg(&mut self.log_lines);
+        // SAFETY: the arguments match bfs_enterprise's parameters; the queues hold n
+        // entries, counts 2 * (NCLASS + 1) * blocks, the barrier 3 (zeroed, and left
+        // with its arrival count and ticket at 0), the log TRACE_LINES lines. The cooperative launch makes
+        // every block resident, which the grid-wide barrier needs; `blocks` is within the
+        // occupancy the driver reported.
+        unsafe { b.launch_cooperative(cfg(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+            self.print_trace()?;
+        }
         Ok(())
     }
+
+    /// Prints the trace lines of the last search on stderr (`WARPGRAPH_TRACE`).
+    fn print_trace(&mut self) -> Result<()> {
+        let mut one = self.gpu.pinned::<u32>(1)?;
+        let lines = self.gpu.read_pinned(&self.log_lines, 1, &mut one)?[0] as usize;
+        let shown = lines.min(TRACE_LINES);
+        let mut staging = self.gpu.pinned::<u32>(10 * shown)?;
+        let log = self.gpu.read_pinned(&self.log, 10 * shown, &mut staging)?;
+        let time = |l: &[u32]| u64::from(l[8]) | (u64::from(l[9]) << 32);
+        let mut last = log.get(8..10).map_or(0, |_| time(&log[..10]));
+        for l in log.chunks_exact(10) {
+            let kind = ["top-down queue", "explosion", "bottom-up step"][l[1] as usize];
+            eprintln!(
+                "level {:>5} {kind:<15} classes {:?} hubs {:>7} {:>9.1} us",
+                l[0],
+                &l[2..6],
+                l[6],
+                (time(l) - last) as f64 / 1e3
+            );
+            last = time(l);
+        }
+        if lines > shown {
+            eprintln!("({} more levels not traced)", lines - shown);
+        }
+        Ok(())
+    }
+
+    /// Copies depth or parent back, through the page-locked buffer.
+    fn read_result(&mut self, which: Which) -> Result<Vec<u32>> {
+        let src = match which {
+            Which::Depth => &self.depth,
+            Which::Parent => &self.parent,
+        };
+        let staged = self
+            .gpu
+            .read_pinned(src, self.n as usize, &mut self.result_host)?;
+        let mut out = Vec::with_capacity(staged.len());
+        out.par_extend(staged.par_iter().copied());
+        Ok(out)
+    }
+}
+
+/// Which result array to copy back.
+#[derive(Clone, Copy)]
+enum Which {
+    Depth,
+    Parent,
 }
 
 /// The hub threshold: the out-degree of the [`HUB_CACHE`]-th best connected vertex, so
