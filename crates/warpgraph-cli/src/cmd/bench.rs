@@ -34,7 +34,7 @@ from a fixed seed, so every run and device times the same sources.
 
 Examples:
   warpgraph bench bfs --generate kron:20                  # 64 roots
-  warpgraph bench bfs --generate kron:22 --device cuda    # Enterprise on GPU 0
+  warpgraph bench bfs --generate kron:22 --device cuda    # GPU 0
   warpgraph bench bfs --generate urand:22 --device cuda --algo baseline
   warpgraph bench sssp --generate kron:20 --algo delta-stepping --trials 16
   warpgraph bench mst road.gr --algo kruskal --trials 5 --json-out mst.json")]
@@ -46,7 +46,7 @@ pub struct BenchArgs {
     graph: GraphArgs,
     /// Algorithm variant (as in the problem's own command; default: its default). BFS:
     /// the direction on the CPU (optimizing, top-down, bottom-up), the technique step on
-    /// the GPU (baseline, scheduling, balancing, direction, enterprise).
+    /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned).
     #[arg(long)]
     algo: Option<String>,
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp (default 5).

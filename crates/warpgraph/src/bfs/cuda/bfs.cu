@@ -118,39 +118,36 @@ __device__ u32 block_sum(u32 x, u32* scratch) {
     return total;
 }
 
-// Exclusive prefix sum over the block of one value per thread, in thread order.
-__device__ u32 block_exclusive_scan(u32 x, u32* scratch) {
-    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    u32 y = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 t = __shfl_up_sync(0xffffffffu, y, o);
-        if (lane >= o) y += t;
-    }
-    __syncthreads();
-    if (lane == 31) scratch[warp] = y;
-    __syncthreads();
-    u32 before = 0;
-    for (u32 w = 0; w < warp; w++) before += scratch[w];
-    return before + y - x;
-}
-
 // ---- The queued search: one cooperative launch for the whole traversal ----------------
 
-// Grid-wide barrier; every block is resident (cooperative launch). bar[0] counts
-// arrivals, bar[1] is the generation the waiting blocks watch.
+// Sub-counters of the grid barrier: arrivals spread over them instead of queueing on
+// one address (a two-level tree).
+#define BARRIER_FANIN 16
+
+// Grid-wide barrier; every block is resident (cooperative launch). Block b arrives at
+// bar[8 + b % BARRIER_FANIN]; the last arrival there arrives at bar[0]; the last arrival
+// at bar[0] bumps the generation bar[1], which the waiting blocks watch.
 __device__ void grid_sync(u32* bar) {
     __syncthreads();
     if (threadIdx.x == 0) {
         volatile u32* gen = bar + 1;
         u32 g = *gen;
+        u32 groups = min((u32)BARRIER_FANIN, gridDim.x);
+        u32 k = blockIdx.x % groups;
+        u32 members = gridDim.x / groups + (k < gridDim.x % groups ? 1 : 0);
         __threadfence();
-        if (atomicAdd(bar, 1) == gridDim.x - 1) {
-            atomicExch(bar, 0);
-            __threadfence();
-            atomicAdd(bar + 1, 1);
-        } else {
-            while (*gen == g) __nanosleep(20);
+        bool released = false;
+        if (atomicAdd(bar + 8 + k, 1) == members - 1) {
+            atomicExch(bar + 8 + k, 0);
+            if (atomicAdd(bar, 1) == groups - 1) {
+                atomicExch(bar, 0);
+                __threadfence();
+                atomicAdd(bar + 1, 1);
+                released = true;
+            }
         }
+        if (!released)
+            while (*gen == g) __nanosleep(20);
         __threadfence();
     }
     __syncthreads();
@@ -214,8 +211,8 @@ struct Placed {
 };
 
 // Pass, first half: this block's class counts go to counts[c * gridDim.x + blockIdx.x];
-// the last block to finish turns them into output slots (an exclusive scan per class,
-// classes 0-3 one after another) and writes the totals to counts[NCLASS * gridDim.x ..].
+// the last block to finish turns them into each block's offset within its class (an
+// exclusive scan per class) and writes the class sizes to counts[NCLASS * gridDim.x ..].
 // `ticket` counts finished blocks (zero before, zero after).
 __device__ void classify_count(const Scan& s, u32* counts, u32* ticket, u32* scratch) {
     u32 chunk = chunk_for(s.len);
@@ -239,32 +236,41 @@ __device__ void classify_count(const Scan& s, u32* counts, u32* ticket, u32* scr
     __syncthreads();
     if (!last) return;
     // The last block: every block's counts are visible (each fenced before its ticket).
-    u32 base = 0;
-    for (int c = 0; c < NCLASS; c++) {
-        u32* row = counts + c * gridDim.x;
-        u32 run = 0;
-        for (u32 j0 = 0; j0 < gridDim.x; j0 += blockDim.x) {
-            u32 j = j0 + threadIdx.x;
-            u32 x = j < gridDim.x ? ld(row + j) : 0;
-            u32 pre = block_exclusive_scan(x, scratch);
-            u32 sum = block_sum(x, scratch);
-            if (j < gridDim.x) row[j] = (c < 4 ? base : 0) + run + pre;
-            run += sum;
+    // Warp c scans class c: each lane a contiguous run of blocks, then a warp scan.
+    u32 warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    if (warp < NCLASS) {
+        u32* row = counts + warp * gridDim.x;
+        u32 per = (gridDim.x + 31) / 32;
+        u32 lo = min(gridDim.x, lane * per), hi = min(gridDim.x, lo + per);
+        u32 sum = 0;
+        for (u32 j = lo; j < hi; j++) sum += ld(row + j);
+        u32 incl = sum;
+        for (int o = 1; o < 32; o <<= 1) {
+            u32 t = __shfl_up_sync(0xffffffffu, incl, o);
+            if (lane >= o) incl += t;
         }
-        if (threadIdx.x == 0) counts[NCLASS * gridDim.x + c] = run;
-        if (c < 4) base += run;
+        u32 run = incl - sum;
+        for (u32 j = lo; j < hi; j++) {
+            u32 x = ld(row + j);
+            row[j] = run;
+            run += x;
+        }
+        if (lane == 31) counts[NCLASS * gridDim.x + warp] = incl;
     }
-    if (threadIdx.x == 0) {
-        counts[NCLASS * gridDim.x + NCLASS] = base;
-        *ticket = 0;
-        __threadfence();
-    }
+    if (threadIdx.x == 0) *ticket = 0;
+    __threadfence();
 }
 
-// Pass, after a grid barrier: this block's output slots and the totals.
+// Pass, after a grid barrier: this block's output slots (classes 0-3 one after another
+// in one list, class 4 in its own) and the totals.
 __device__ void classify_place(const u32* counts, Placed& p) {
-    for (int c = 0; c < NCLASS; c++) p.start[c] = ld(counts + c * gridDim.x + blockIdx.x);
-    for (int c = 0; c <= NCLASS; c++) p.total[c] = ld(counts + NCLASS * gridDim.x + c);
+    u32 base = 0;
+    for (int c = 0; c < NCLASS; c++) {
+        p.total[c] = ld(counts + NCLASS * gridDim.x + c);
+        p.start[c] = (c < 4 ? base : 0) + ld(counts + c * gridDim.x + blockIdx.x);
+        if (c < 4) base += p.total[c];
+    }
+    p.total[NCLASS] = base;
 }
 
 // Exclusive prefix sum over the block of one 64-bit value per thread, in thread order;
@@ -326,35 +332,61 @@ __device__ void classify_write(const Scan& s, const Placed& p, u32* out, u32* hu
     }
 }
 
+// With sparse frontiers: claims w for u with a compare-and-swap (so exactly one thread
+// wins each vertex) and appends the winners to app[], one atomic add per warp.
+__device__ __forceinline__ void claim(u32* depth, u32* parent, u32 u, u32 w, u32 next,
+                                      u32* app, u32* ctr) {
+    bool won = ld(depth + w) == UNVISITED && atomicCAS(depth + w, UNVISITED, next) == UNVISITED;
+    if (won) parent[w] = u;
+    unsigned active = __activemask();
+    unsigned winners = __ballot_sync(active, won);
+    if (winners) {
+        u32 lane = threadIdx.x & 31;
+        int leader = __ffs(winners) - 1;
+        u32 base = 0;
+        if (lane == (u32)leader) base = atomicAdd(ctr, __popc(winners));
+        base = __shfl_sync(active, base, leader);
+        if (won) app[base + __popc(winners & ((1u << lane) - 1))] = w;
+    }
+}
+
+// One arc u -> w of the expansion: a plain visit, or a claim with an append.
+__device__ __forceinline__ void expand_arc(u32* depth, u32* parent, u32 u, u32 w, u32 next,
+                                           u32* app, u32* ctr) {
+    if (app) claim(depth, parent, u, w, next, app, ctr);
+    else visit(depth, parent, u, w, next);
+}
+
 // Top-down expansion of the classified frontier in q (sizes c[0..3], one after another):
 // a thread per class-0 vertex, a warp per class-1 vertex, a block per class-2 vertex and
 // the whole grid per class-3 vertex. No barrier separates the classes, so blocks done
-// with one class go on to the next while others still work.
+// with one class go on to the next while others still work. With app, the vertices
+// claimed are appended there (the next frontier, as a list).
 __device__ void td_expand(const u32* q, const u32* c, const u64* off, const u32* tgt,
-                          u32* depth, u32* parent, u32 level) {
+                          u32* depth, u32* parent, u32 level, u32* app, u32* ctr) {
     u32 next = level + 1;
     u32 threads = gridDim.x * blockDim.x;
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
     for (u32 i = t; i < c[0]; i += threads) {
         u32 u = ld(q + i);
-        for (u64 e = off[u]; e < off[u + 1]; e++) visit(depth, parent, u, tgt[e], next);
+        for (u64 e = off[u]; e < off[u + 1]; e++) expand_arc(depth, parent, u, tgt[e], next, app, ctr);
     }
     const u32* q1 = q + c[0];
     for (u32 i = t / 32; i < c[1]; i += threads / 32) {
         u32 u = ld(q1 + i);
         for (u64 e = off[u] + (threadIdx.x & 31); e < off[u + 1]; e += 32)
-            visit(depth, parent, u, tgt[e], next);
+            expand_arc(depth, parent, u, tgt[e], next, app, ctr);
     }
     const u32* q2 = q1 + c[1];
     for (u32 i = blockIdx.x; i < c[2]; i += gridDim.x) {
         u32 u = ld(q2 + i);
         for (u64 e = off[u] + threadIdx.x; e < off[u + 1]; e += blockDim.x)
-            visit(depth, parent, u, tgt[e], next);
+            expand_arc(depth, parent, u, tgt[e], next, app, ctr);
     }
     const u32* q3 = q2 + c[2];
     for (u32 k = 0; k < c[3]; k++) {
         u32 u = ld(q3 + k);
-        for (u64 e = off[u] + t; e < off[u + 1]; e += threads) visit(depth, parent, u, tgt[e], next);
+        for (u64 e = off[u] + t; e < off[u + 1]; e += threads) expand_arc(depth, parent, u, tgt[e], next, app, ctr);
     }
 }
 
@@ -401,19 +433,26 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 }
 
 // The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
-// 2 * (NCLASS + 1) * gridDim.x entries; bar 3 (the grid barrier's two and the passes'
-// ticket), zeroed. log gets up to log_cap trace lines; *lines_out their number.
+// 2 * (NCLASS + 1) * gridDim.x entries; bar 8 + BARRIER_FANIN, zeroed (the grid
+// barrier's count and generation, the passes' ticket, two append counters, the
+// barrier's sub-counters from 8 on). With sparse, a top-down expansion appends
+// the vertices it claims, and the next level classifies that list instead of scanning
+// the status array when it holds at most n / 16 vertices. log gets up to log_cap trace
+// lines; *lines_out their number.
 extern "C" __global__ void __launch_bounds__(256)
 bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt, u32* depth,
                u32* parent, u32 n, u32* qa, u32* qb, u32* hubs, u32* counts, u32* bar,
                u64 tau, u32 hubs_total, u32 balance, u32 direction, u32 use_cache,
-               float gamma, u32 beta, u32* log, u32 log_cap, u32* lines_out) {
+               float gamma, u32 beta, u32 sparse, u32* log, u32 log_cap, u32* lines_out) {
     __shared__ u32 cache[HUB_CACHE];
     __shared__ u32 scratch[WARPS_MAX];
     u32 *q = qa, *q2 = qb;
     u32 level = 0, pending = 0, frontier_hubs = 0, passes = 0, lines = 0;
     u64 awake = 0;
     bool bottom_up = false;
+    // The frontier as a list in q2 (appended by the last top-down expansion), if any.
+    bool have_list = false;
+    u32 listed = 0;
     Placed p;
     Scan sc;
     // One pass over the status array (list == 0) or a queue: count, barrier, place; then
@@ -437,7 +476,11 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
     }
     for (;;) {
         if (!bottom_up) {
-            count_place(0, 0, n, level, balance);
+            if (have_list && listed <= n / 16) count_place(0, q2, listed, level, balance);
+            else count_place(0, 0, n, level, balance);
+            // Every block has read the counter that filled q2: clear it for reuse by the
+            // expansion after next.
+            if (blockIdx.x == 0 && threadIdx.x == 0) bar[3 + (level & 1)] = 0;
             trace(log, log_cap, lines, level, 0, p);
             if (p.total[NCLASS] == 0) break;
             float share = hubs_total ? (float)p.total[4] / (float)hubs_total : 0.0f;
@@ -457,8 +500,15 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             write(q);
             grid_sync(bar);
             u32 c[4] = {p.total[0], p.total[1], p.total[2], p.total[3]};
-            td_expand(q, c, off, tgt, depth, parent, level);
+            u32* ctr = bar + 3 + ((level + 1) & 1);
+            // List the next frontier only when it cannot be large: claims cost a
+            // compare-and-swap per vertex found, which a big expansion should not pay.
+            u64 least_arcs = 32ull * c[1] + 256ull * c[2] + 65536ull * c[3];
+            bool list_next = sparse && least_arcs <= n / 16;
+            td_expand(q, c, off, tgt, depth, parent, level, list_next ? q2 : 0, ctr);
             grid_sync(bar);
+            have_list = list_next;
+            listed = have_list ? ld(ctr) : 0;
             level++;
         } else {
             if (pending == 0) break;
@@ -479,7 +529,10 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             if (found == 0) break;
             bool shrinking = found < awake;
             awake = found;
-            if (direction == 0 && shrinking && found < n / beta) bottom_up = false;
+            if (direction == 0 && shrinking && found < n / beta) {
+                bottom_up = false;
+                have_list = false;
+            }
         }
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) *lines_out = lines;

@@ -25,6 +25,11 @@
 //!   vertices it just visited, compacted by the same count-scan-write passes.
 //! - `enterprise` (+ hub cache): bottom-up steps first look an in-neighbour up in a
 //!   shared-memory table of the frontier's hubs before reading its depth.
+//! - `tuned` (+ sparse frontiers, beyond the paper; the default): top-down expansions
+//!   claim each vertex with a compare-and-swap and append it to a list (one atomic add
+//!   per warp), and a small next frontier (at most n / 16 vertices) is classified from
+//!   that list rather than from a scan of all n statuses, which long-diameter graphs
+//!   (roads, meshes) pay thousands of times.
 //!
 //! Hubs are the vertices of out-degree above `tau`, the degree of the 4096th best
 //! connected vertex, so that every hub fits the cache; a graph with no vertex above that
@@ -64,6 +69,8 @@ const THREADS: u32 = 256;
 /// Most resident blocks per multiprocessor for the cooperative launch (eight of 256
 /// threads fill an SM, which the latency-bound scans of the status array need).
 const BLOCKS_PER_SM: u32 = 4;
+/// Words of the barrier buffer (`bar` of `bfs_enterprise`: 8 + BARRIER_FANIN).
+const BARRIER_WORDS: usize = 8 + 16;
 /// Trace lines kept per search (`WARPGRAPH_TRACE`).
 const TRACE_LINES: usize = 4096;
 /// Classes of a queue-generation pass (`NCLASS` in `bfs.cu`).
@@ -83,6 +90,11 @@ pub struct GpuBfsOptions {
     /// Look in-neighbours up in a shared-memory table of the frontier's hubs in
     /// bottom-up steps (needs `scheduling`).
     pub hub_cache: bool,
+    /// Beyond the paper: top-down expansions claim vertices with compare-and-swap and
+    /// append them to a list, and a level whose frontier holds at most n / 16 vertices is
+    /// classified from that list instead of a scan of the whole status array (needs
+    /// `scheduling`).
+    pub sparse_frontier: bool,
     /// Go bottom-up when the frontier holds more than this share of all hubs (0.3).
     pub gamma: f64,
     /// Back to top-down when the frontier, shrinking, holds fewer than `n / beta`
@@ -107,9 +119,11 @@ pub enum Variant {
     Balancing,
     /// + direction optimisation (Enterprise's hub-ratio switch).
     Direction,
-    /// + the bottom-up hub cache: everything.
-    #[default]
+    /// + the bottom-up hub cache: the paper's whole design.
     Enterprise,
+    /// + sparse frontiers (beyond the paper): the fastest, and the default.
+    #[default]
+    Tuned,
 }
 
 named_enum!(
@@ -119,7 +133,8 @@ named_enum!(
     Variant::Scheduling => "scheduling",
     Variant::Balancing => "balancing",
     Variant::Direction => "direction",
-    Variant::Enterprise => "enterprise"
+    Variant::Enterprise => "enterprise",
+    Variant::Tuned => "tuned"
 );
 
 impl Variant {
@@ -135,6 +150,7 @@ impl Variant {
                 Direction::TopDown
             },
             hub_cache: at_least(Variant::Enterprise),
+            sparse_frontier: at_least(Variant::Tuned),
             gamma: 0.3,
             beta: 18,
         }
@@ -251,7 +267,7 @@ impl GpuBfs {
             qb: gpu.zeros(n)?,
             hubs: gpu.zeros(n)?,
             counts: gpu.zeros(2 * (NCLASS + 1) * blocks as usize)?,
-            barrier: gpu.zeros(3)?,
+            barrier: gpu.zeros(BARRIER_WORDS)?,
             blocks,
             log: gpu.zeros(10 * TRACE_LINES)?,
             log_lines: gpu.zeros(1)?,
@@ -300,11 +316,14 @@ impl GpuBfs {
             return Err(Error::InvalidArgument("BFS beta must be at least 1".into()));
         }
         if !opts.scheduling
-            && (opts.balancing || opts.hub_cache || opts.direction == Direction::Optimizing)
+            && (opts.balancing
+                || opts.hub_cache
+                || opts.sparse_frontier
+                || opts.direction == Direction::Optimizing)
         {
             return Err(Error::InvalidArgument(
-                "GPU BFS: workload balancing, the hub cache and direction optimisation \
-                 need the frontier queues (scheduling)"
+                "GPU BFS: workload balancing, the hub cache, sparse frontiers and direction \
+                 optimisation need the frontier queues (scheduling)"
                     .into(),
             ));
         }
@@ -393,6 +412,7 @@ impl GpuBfs {
         };
         let balance = u32::from(opts.balancing);
         let cache = u32::from(opts.hub_cache);
+        let sparse = u32::from(opts.sparse_frontier);
         let gamma = opts.gamma as f32;
         let hubs_total = self.hubs_total as u32;
         let log_cap = TRACE_LINES as u32;
@@ -416,12 +436,14 @@ impl GpuBfs {
             .arg(&cache)
             .arg(&gamma)
             .arg(&opts.beta)
+            .arg(&sparse)
             .arg(&mut self.log)
             .arg(&log_cap)
             .arg(&mut self.log_lines);
         // SAFETY: the arguments match bfs_enterprise's parameters; the queues hold n
-        // entries, counts 2 * (NCLASS + 1) * blocks, the barrier 3 (zeroed, and left
-        // with its arrival count and ticket at 0), the log TRACE_LINES lines. The cooperative launch makes
+        // entries, counts 2 * (NCLASS + 1) * blocks, the barrier BARRIER_WORDS (zeroed,
+        // and left with its counts, ticket and append counters at 0), the log
+        // TRACE_LINES lines. The cooperative launch makes
         // every block resident, which the grid-wide barrier needs; `blocks` is within the
         // occupancy the driver reported.
         unsafe { b.launch_cooperative(cfg(self.blocks, THREADS)) }.map_err(gpu_err)?;
