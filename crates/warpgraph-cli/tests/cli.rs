@@ -349,3 +349,47 @@ fn bench_reports_verified_trials() {
     );
     assert!(out.contains("2 trials, all verified"), "{out}");
 }
+
+#[test]
+fn devices_and_device_choice() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let listing = json(&ok(&["devices", "--json"], dir));
+    assert!(listing["cpu_threads"].as_u64().unwrap() >= 1);
+    let text = ok(&["devices"], dir);
+    assert!(text.starts_with("cpu "), "{text}");
+    // Unknown devices and GPU requests for code that has no GPU version are plain errors.
+    let e = fails(&["bfs", "--generate", "kron:8", "--device", "gpu"], dir);
+    assert!(e.contains("cuda:N"), "{e}");
+    let e = fails(&["mst", "--generate", "kron:8", "--device", "cuda"], dir);
+    assert!(e.contains("no GPU code"), "{e}");
+    // No machine has this many GPUs.
+    let e = fails(&["bfs", "--generate", "kron:8", "--device", "cuda:99"], dir);
+    assert!(e.contains("no usable GPU"), "{e}");
+    if warpgraph::cuda::available() {
+        let out = json(&ok(
+            &[
+                "bfs",
+                "--generate",
+                "kron:10",
+                "--device",
+                "cuda",
+                "--verify",
+                "--json",
+            ],
+            dir,
+        ));
+        assert_eq!(out["verified"], true);
+        assert!(out["kernel_seconds"].as_f64().unwrap() > 0.0);
+    } else {
+        // Where there is no GPU, asking for one is a clear error, and auto says it uses
+        // the CPU and why.
+        let e = fails(&["bfs", "--generate", "kron:8", "--device", "cuda"], dir);
+        assert!(e.contains("no usable GPU"), "{e}");
+        assert!(listing["no_gpu_reason"].is_string());
+        let out = warpgraph(&["bfs", "--generate", "kron:8"], dir);
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("device auto: using the CPU"), "{err}");
+    }
+}
