@@ -210,6 +210,10 @@ fn algorithms_run_verified_with_json_summaries() {
     let dir = d.path();
     for (cmd, extra) in [
         ("bfs", vec![]),
+        (
+            "bfs",
+            vec!["--alpha", "2", "--beta", "4", "--device", "cpu"],
+        ),
         ("sssp", vec![]),
         ("sssp", vec!["--algo", "dijkstra"]),
         ("sssp", vec!["--algo", "bellman-ford"]),
@@ -363,6 +367,19 @@ fn devices_and_device_choice() {
     assert!(e.contains("cuda:N"), "{e}");
     let e = fails(&["mst", "--generate", "kron:8", "--device", "cuda"], dir);
     assert!(e.contains("no GPU code"), "{e}");
+    let e = fails(
+        &[
+            "bfs",
+            "--generate",
+            "kron:8",
+            "--device",
+            "cpu",
+            "--alpha",
+            "0",
+        ],
+        dir,
+    );
+    assert!(e.contains("alpha"), "{e}");
     // No machine has this many GPUs.
     let e = fails(&["bfs", "--generate", "kron:8", "--device", "cuda:99"], dir);
     assert!(e.contains("no usable GPU"), "{e}");
@@ -381,6 +398,20 @@ fn devices_and_device_choice() {
         ));
         assert_eq!(out["verified"], true);
         assert!(out["kernel_seconds"].as_f64().unwrap() > 0.0);
+        let gpu_bfs = [
+            "bfs",
+            "--generate",
+            "kron:10",
+            "--device",
+            "cuda",
+            "--verify",
+        ];
+        ok(
+            &[&gpu_bfs[..], &["--gamma", "0.05", "--beta", "4"]].concat(),
+            dir,
+        );
+        let e = fails(&[&gpu_bfs[..], &["--gamma", "-1"]].concat(), dir);
+        assert!(e.contains("gamma"), "{e}");
     } else {
         // Where there is no GPU, asking for one is a clear error, and auto says it uses
         // the CPU and why.

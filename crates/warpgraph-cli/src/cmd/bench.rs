@@ -62,6 +62,9 @@ pub struct BenchArgs {
     /// Also write the full report (every trial) as JSON here.
     #[arg(long, value_name = "FILE")]
     json_out: Option<PathBuf>,
+    // Last: its help heading holds for the arguments after it.
+    #[command(flatten)]
+    switch: crate::cmd::bfs::SwitchArgs,
 }
 
 /// Runs `f` once to warm up, then once per item, verifying each result.
@@ -161,7 +164,7 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
         (_, None) => (None, Default::default()),
     };
     let start = Instant::now();
-    let mut runner = crate::cmd::bfs::runner(device, g, direction, variant)?;
+    let mut runner = crate::cmd::bfs::runner(device, g, direction, variant, args.switch)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(64), args.root_seed);
     let t = trials(&roots, |&s| {

@@ -30,18 +30,40 @@ pub struct BfsArgs {
     /// GPU techniques, cumulative as in Enterprise's ablation: baseline (one thread per
     /// vertex), scheduling (+ frontier queues by prefix sum), balancing (+ four queues by
     /// degree), direction (+ direction optimisation), enterprise (+ hub cache: the paper),
-    /// tuned (+ sparse frontiers, beyond the paper: the fastest).
+    /// tuned (+ sparse frontiers and flat expansion of big vertices, beyond the paper: the
+    /// fastest).
     #[arg(long, default_value = "tuned", value_name = "VARIANT", value_parser = choice::<Variant>(Variant::ALL.iter().map(|v| v.name())))]
     gpu_variant: Variant,
     #[command(flatten)]
     run: RunArgs,
+    // Last: its help heading holds for the arguments after it.
+    #[command(flatten)]
+    switch: SwitchArgs,
+}
+
+/// When a direction-optimizing search changes direction.
+#[derive(Debug, Clone, Copy, Default, Args)]
+#[command(next_help_heading = "Direction switch")]
+pub struct SwitchArgs {
+    /// CPU: go bottom-up when the frontier's arcs exceed the unexplored arcs / ALPHA
+    /// (Beamer's rule) [default: 15]
+    #[arg(long, value_name = "ALPHA")]
+    alpha: Option<u32>,
+    /// GPU: go bottom-up when the frontier holds more than this share of the hub vertices
+    /// (Enterprise's rule) [default: 0.3]
+    #[arg(long, value_name = "SHARE")]
+    gamma: Option<f64>,
+    /// Both: back to top-down when the shrinking frontier holds fewer than n / BETA
+    /// vertices [default: 18]
+    #[arg(long, value_name = "BETA")]
+    beta: Option<u32>,
 }
 
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     let device = args.run.device("BFS", true, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
     let s = source(&g, args.source)?;
-    let mut runner = runner(device, &g, args.direction, args.gpu_variant)?;
+    let mut runner = runner(device, &g, args.direction, args.gpu_variant, args.switch)?;
     let (tree, times) = runner.run(&g, s)?;
     let secs = times.seconds;
     let verified = if args.run.verify {
@@ -101,15 +123,16 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     Ok(())
 }
 
-/// BFS on a resolved device: `direction` (when given) overrides the default of the CPU
-/// code and of the GPU `variant`.
+/// BFS on a resolved device: `direction` and `switch` (where given) override the
+/// defaults of the CPU code and of the GPU `variant`.
 pub fn runner(
     device: warpgraph::device::Device,
     g: &warpgraph::Graph,
     direction: Option<Direction>,
     variant: Variant,
+    switch: SwitchArgs,
 ) -> Result<BfsRunner> {
-    let cpu = BfsOptions {
+    let mut cpu = BfsOptions {
         direction: direction.unwrap_or_default(),
         ..BfsOptions::default()
     };
@@ -117,5 +140,9 @@ pub fn runner(
     if let Some(d) = direction {
         gpu.direction = d;
     }
+    cpu.alpha = switch.alpha.unwrap_or(cpu.alpha);
+    cpu.beta = switch.beta.unwrap_or(cpu.beta);
+    gpu.beta = switch.beta.unwrap_or(gpu.beta);
+    gpu.gamma = switch.gamma.unwrap_or(gpu.gamma);
     Ok(BfsRunner::new(device, g, cpu, gpu)?)
 }

@@ -34,15 +34,12 @@ typedef unsigned long long u64;
 // cache, which could hold a copy from before another block's write).
 __device__ __forceinline__ u32 ld(const u32* p) { return __ldcg(p); }
 
-__device__ __forceinline__ void visit(u32* depth, u32* parent, u32 u, u32 w, u32 next) {
-    if (ld(depth + w) == UNVISITED) {
-        depth[w] = next;
-        parent[w] = u;
-    }
-}
-
-// Every vertex unvisited except the source.
-extern "C" __global__ void bfs_reset(u32* depth, u32* parent, u32 n, u32 source) {
+// Every vertex unvisited except the source; first[0] = source (the first frontier, as
+// a list); the append counters of bfs_enterprise (bar[3..6]) zero.
+extern "C" __global__ void bfs_reset(u32* depth, u32* parent, u32 n, u32 source, u32* first,
+                                     u32* bar) {
+    if (blockIdx.x == 0 && threadIdx.x < 3) bar[3 + threadIdx.x] = 0;
+    if (blockIdx.x == 0 && threadIdx.x == 0) first[0] = source;
     for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
         depth[v] = v == source ? 0 : UNVISITED;
         parent[v] = v == source ? source : UNVISITED;
@@ -87,9 +84,10 @@ extern "C" __global__ void bfs_bu_baseline(const u64* roff, const u32* rtgt, u32
     if (found) *awake = 1;
 }
 
-// The classes vertex v, of depth d, belongs to, as a bit mask (see the file comment).
+// The classes vertex v, of depth d, belongs to, as a bit mask (see the file comment;
+// with frontier, mode 1 also lists the frontier as class 1).
 __device__ __forceinline__ u32 classes_of(u32 v, u32 d, u32 mode, const u64* off, u32 level,
-                                          u64 tau, u32 balance) {
+                                          u64 tau, u32 balance, u32 frontier) {
     u32 mask = 0;
     if (d == level) {
         // Only the frontier's degrees are needed: the other vertices cost one load.
@@ -98,6 +96,8 @@ __device__ __forceinline__ u32 classes_of(u32 v, u32 d, u32 mode, const u64* off
             u32 c = 0;
             if (balance) c = deg < 32 ? 0 : deg < 256 ? 1 : deg <= 65536 ? 2 : 3;
             mask = 1u << c;
+        } else if (frontier) {
+            mask = 2;
         }
         if (deg > tau) mask |= 1u << 4;
     } else if (mode == 1 && d == UNVISITED) {
@@ -106,16 +106,35 @@ __device__ __forceinline__ u32 classes_of(u32 v, u32 d, u32 mode, const u64* off
     return mask;
 }
 
-// Sum over the block of one value per thread (blockDim.x a multiple of 32).
-__device__ u32 block_sum(u32 x, u32* scratch) {
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
+// Exclusive prefix sums over the block of NCLASS values per thread, in thread order
+// (blockDim.x a multiple of 32): before[c] gets the sum of x[c] over the threads before
+// this one, total[c] the block's sum. scratch holds WARPS_MAX * NCLASS entries.
+__device__ void block_scan_classes(const u32* x, u32* before, u32* total, u32* scratch) {
     u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    u32 incl[NCLASS];
+#pragma unroll
+    for (int c = 0; c < NCLASS; c++) {
+        incl[c] = x[c];
+        for (int o = 1; o < 32; o <<= 1) {
+            u32 t = __shfl_up_sync(0xffffffffu, incl[c], o);
+            if (lane >= o) incl[c] += t;
+        }
+    }
     __syncthreads();
-    if (lane == 0) scratch[warp] = x;
+    if (lane == 31)
+        for (int c = 0; c < NCLASS; c++) scratch[warp * NCLASS + c] = incl[c];
     __syncthreads();
-    u32 total = 0;
-    for (u32 w = 0; w < blockDim.x / 32; w++) total += scratch[w];
-    return total;
+#pragma unroll
+    for (int c = 0; c < NCLASS; c++) {
+        u32 b = 0, all = 0;
+        for (u32 w = 0; w < blockDim.x / 32; w++) {
+            u32 y = scratch[w * NCLASS + c];
+            if (w < warp) b += y;
+            all += y;
+        }
+        before[c] = b + incl[c] - x[c];
+        total[c] = all;
+    }
 }
 
 // ---- The queued search: one cooperative launch for the whole traversal ----------------
@@ -166,30 +185,34 @@ struct Scan {
     u32 level;
     u64 tau;
     u32 balance;
+    u32 frontier;         // mode 1: list the frontier as class 1
 };
 
-// Items per block of a pass (a multiple of PER * blockDim.x, so that every group of PER
-// items starts 16-byte aligned).
+// Items per block of a pass: an equal share, a multiple of PER so that every group of
+// PER items starts 16-byte aligned. Fused passes (bu_step) take the same parts.
 __device__ __forceinline__ u32 chunk_for(u32 len) {
-    u32 step = PER * blockDim.x;
     u32 per = (len + gridDim.x - 1) / gridDim.x;
-    return (per + step - 1) / step * step;
+    return (per + PER - 1) / PER * PER;
 }
 
 // Items i..i+PER-1 (those below end): their vertices and class masks (0 past the end).
 __device__ __forceinline__ void load_group(const Scan& s, u32 i, u32 end, u32* v, u32* m) {
-    if (i + PER <= end) {
+    // A list that starts off 16-byte alignment (a frontier listed after a bottom-up
+    // queue) is read an item at a time.
+    if (i + PER <= end && ((size_t)s.list & 15) == 0) {
         if (s.list) {
             uint4 x = __ldcg((const uint4*)(s.list + i));
             v[0] = x.x; v[1] = x.y; v[2] = x.z; v[3] = x.w;
             for (int k = 0; k < PER; k++)
-                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance);
+                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance,
+                                s.frontier);
         } else {
             uint4 d = __ldcg((const uint4*)(s.depth + i));
             u32 ds[PER] = {d.x, d.y, d.z, d.w};
             for (int k = 0; k < PER; k++) {
                 v[k] = i + k;
-                m[k] = classes_of(v[k], ds[k], s.mode, s.off, s.level, s.tau, s.balance);
+                m[k] = classes_of(v[k], ds[k], s.mode, s.off, s.level, s.tau, s.balance,
+                                s.frontier);
             }
         }
     } else {
@@ -198,7 +221,8 @@ __device__ __forceinline__ void load_group(const Scan& s, u32 i, u32 end, u32* v
             v[k] = 0;
             if (i + k < end) {
                 v[k] = s.list ? ld(s.list + i + k) : i + k;
-                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance);
+                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance,
+                                s.frontier);
             }
         }
     }
@@ -210,11 +234,50 @@ struct Placed {
     u32 total[NCLASS + 1];  // class sizes; [NCLASS]: classes 0-3 together
 };
 
-// Pass, first half: this block's class counts go to counts[c * gridDim.x + blockIdx.x];
-// the last block to finish turns them into each block's offset within its class (an
-// exclusive scan per class) and writes the class sizes to counts[NCLASS * gridDim.x ..].
-// `ticket` counts finished blocks (zero before, zero after).
-__device__ void classify_count(const Scan& s, u32* counts, u32* ticket, u32* scratch) {
+// The block's sums of its threads' class counts `mine` go to counts[c * gridDim.x +
+// blockIdx.x]; the last block to finish turns them into each block's offset within its
+// class (an exclusive scan per class) and writes the class sizes to
+// counts[NCLASS * gridDim.x ..]. `ticket` counts finished blocks (zero before, zero after).
+__device__ void publish_counts(const u32* mine, u32* counts, u32* ticket) {
+    __shared__ u32 scratch[WARPS_MAX * NCLASS];
+    __shared__ bool last;
+    u32 before[NCLASS], total[NCLASS];
+    block_scan_classes(mine, before, total, scratch);
+    if (threadIdx.x == 0) {
+        for (int c = 0; c < NCLASS; c++) counts[c * gridDim.x + blockIdx.x] = total[c];
+        __threadfence();
+        last = atomicAdd(ticket, 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    // The last block: every block's counts are visible (each fenced before its ticket).
+    // Each thread takes a contiguous run of blocks (its loads all issued at once), and
+    // one block scan places the runs.
+    u32 per = (gridDim.x + blockDim.x - 1) / blockDim.x;
+    u32 lo = min(gridDim.x, threadIdx.x * per), hi = min(gridDim.x, lo + per);
+    u32 sum[NCLASS];
+#pragma unroll
+    for (int c = 0; c < NCLASS; c++) {
+        sum[c] = 0;
+        for (u32 j = lo; j < hi; j++) sum[c] += ld(counts + c * gridDim.x + j);
+    }
+    block_scan_classes(sum, before, total, scratch);
+#pragma unroll
+    for (int c = 0; c < NCLASS; c++) {
+        u32 run = before[c];
+        for (u32 j = lo; j < hi; j++) {
+            u32 x = ld(counts + c * gridDim.x + j);
+            counts[c * gridDim.x + j] = run;
+            run += x;
+        }
+        if (threadIdx.x == 0) counts[NCLASS * gridDim.x + c] = total[c];
+    }
+    if (threadIdx.x == 0) *ticket = 0;
+    __threadfence();
+}
+
+// Pass, first half: counts this block's part of the items by class (publish_counts).
+__device__ void classify_count(const Scan& s, u32* counts, u32* ticket) {
     u32 chunk = chunk_for(s.len);
     u32 begin = blockIdx.x * chunk, end = min(s.len, begin + chunk);
     u32 mine[NCLASS] = {0, 0, 0, 0, 0};
@@ -224,41 +287,7 @@ __device__ void classify_count(const Scan& s, u32* counts, u32* ticket, u32* scr
         for (int k = 0; k < PER; k++)
             for (int c = 0; c < NCLASS; c++) mine[c] += (m[k] >> c) & 1;
     }
-    __shared__ bool last;
-    for (int c = 0; c < NCLASS; c++) {
-        u32 total = block_sum(mine[c], scratch);
-        if (threadIdx.x == 0) counts[c * gridDim.x + blockIdx.x] = total;
-    }
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd(ticket, 1) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    // The last block: every block's counts are visible (each fenced before its ticket).
-    // Warp c scans class c: each lane a contiguous run of blocks, then a warp scan.
-    u32 warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    if (warp < NCLASS) {
-        u32* row = counts + warp * gridDim.x;
-        u32 per = (gridDim.x + 31) / 32;
-        u32 lo = min(gridDim.x, lane * per), hi = min(gridDim.x, lo + per);
-        u32 sum = 0;
-        for (u32 j = lo; j < hi; j++) sum += ld(row + j);
-        u32 incl = sum;
-        for (int o = 1; o < 32; o <<= 1) {
-            u32 t = __shfl_up_sync(0xffffffffu, incl, o);
-            if (lane >= o) incl += t;
-        }
-        u32 run = incl - sum;
-        for (u32 j = lo; j < hi; j++) {
-            u32 x = ld(row + j);
-            row[j] = run;
-            run += x;
-        }
-        if (lane == 31) counts[NCLASS * gridDim.x + warp] = incl;
-    }
-    if (threadIdx.x == 0) *ticket = 0;
-    __threadfence();
+    publish_counts(mine, counts, ticket);
 }
 
 // Pass, after a grid barrier: this block's output slots (classes 0-3 one after another
@@ -333,10 +362,11 @@ __device__ void classify_write(const Scan& s, const Placed& p, u32* out, u32* hu
 }
 
 // With sparse frontiers: claims w for u with a compare-and-swap (so exactly one thread
-// wins each vertex) and appends the winners to app[], one atomic add per warp.
-__device__ __forceinline__ void claim(u32* depth, u32* parent, u32 u, u32 w, u32 next,
-                                      u32* app, u32* ctr) {
-    bool won = ld(depth + w) == UNVISITED && atomicCAS(depth + w, UNVISITED, next) == UNVISITED;
+// wins each vertex) and appends the winners to app[], one atomic add per warp. Every
+// active lane calls it; `open` says whether its w was unvisited when read.
+__device__ __forceinline__ void claim(u32* depth, u32* parent, u32 u, u32 w, bool open,
+                                      u32 next, u32* app, u32* ctr) {
+    bool won = open && atomicCAS(depth + w, UNVISITED, next) == UNVISITED;
     if (won) parent[w] = u;
     unsigned active = __activemask();
     unsigned winners = __ballot_sync(active, won);
@@ -350,43 +380,139 @@ __device__ __forceinline__ void claim(u32* depth, u32* parent, u32 u, u32 w, u32
     }
 }
 
-// One arc u -> w of the expansion: a plain visit, or a claim with an append.
-__device__ __forceinline__ void expand_arc(u32* depth, u32* parent, u32 u, u32 w, u32 next,
-                                           u32* app, u32* ctr) {
-    if (app) claim(depth, parent, u, w, next, app, ctr);
-    else visit(depth, parent, u, w, next);
+// Arcs a thread handles at once in an expansion: it issues all their loads before it
+// uses any, so that UNROLL misses are in flight instead of one.
+#define UNROLL 4
+
+// The arcs u[k] -> w[k] (w[k] == UNVISITED: no arc) whose targets had depths d[k]: each
+// target still unvisited gets depth next and parent u[k] (with app, by a claim that
+// appends it to app[]).
+__device__ __forceinline__ void visit_group(const u32* u, const u32* w, const u32* d,
+                                            u32* depth, u32* parent, u32 next, u32* app,
+                                            u32* ctr) {
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++) {
+        bool open = w[k] != UNVISITED && d[k] == UNVISITED;
+        if (app) {
+            claim(depth, parent, u[k], w[k], open, next, app, ctr);
+        } else if (open) {
+            depth[w[k]] = next;
+            parent[w[k]] = u[k];
+        }
+    }
+}
+
+// Expands the arcs first, first + stride, ... (below end) of u.
+__device__ __forceinline__ void expand_arcs(u32 u, u64 first, u64 end, u32 stride,
+                                            const u32* tgt, u32* depth, u32* parent, u32 next,
+                                            u32* app, u32* ctr) {
+    u32 us[UNROLL];
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++) us[k] = u;
+    for (u64 e = first; e < end; e += (u64)UNROLL * stride) {
+        u32 w[UNROLL], d[UNROLL];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            u64 f = e + (u64)k * stride;
+            w[k] = f < end ? tgt[f] : UNVISITED;
+        }
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) d[k] = w[k] != UNVISITED ? ld(depth + w[k]) : 0;
+        visit_group(us, w, d, depth, parent, next, app, ctr);
+    }
+}
+
+// Beyond the paper (tuned): classes 2 and 3 together, when they hold at most HUB_CACHE
+// vertices, as one flat range of arcs that the whole grid shares evenly, so that no
+// block is left alone with a vertex of 65,536 arcs. Each block sums their degrees into
+// sum[] (shared memory, sum[i] = arcs of the vertices before the i-th); a thread takes
+// the arcs j, j + threads, ... and finds each one's vertex by binary search. Claims and
+// appends (app) only when the arcs number at most app_limit. Returns the arcs' number
+// (every block finds the same).
+__device__ u64 expand_flat(const u32* big, u32 count, const u64* off, const u32* tgt,
+                           u32* depth, u32* parent, u32 next, u32* app, u64 app_limit,
+                           u32* ctr, u64* sum, u64* scratch) {
+    // Each thread sums a contiguous run of the vertices, then a block scan places runs.
+    u32 per = (count + blockDim.x - 1) / blockDim.x;
+    u32 lo = min(count, threadIdx.x * per), hi = min(count, lo + per);
+    u64 mine = 0;
+    for (u32 i = lo; i < hi; i++) {
+        u32 u = ld(big + i);
+        mine += off[u + 1] - off[u];
+    }
+    u64 total;
+    u64 run = block_exclusive_scan64(mine, scratch, &total);
+    for (u32 i = lo; i < hi; i++) {
+        u32 u = ld(big + i);
+        sum[i] = run;
+        run += off[u + 1] - off[u];
+    }
+    __syncthreads();
+    if (total > app_limit) app = 0;
+    u64 threads = (u64)gridDim.x * blockDim.x;
+    for (u64 j = blockIdx.x * blockDim.x + threadIdx.x; j < total; j += UNROLL * threads) {
+        u32 u[UNROLL], w[UNROLL], d[UNROLL];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            u64 a = j + k * threads;
+            u[k] = 0;
+            w[k] = UNVISITED;
+            if (a < total) {
+                u32 l = 0, h = count - 1;  // the last i with sum[i] <= a
+                while (l < h) {
+                    u32 m = (l + h + 1) / 2;
+                    if (sum[m] <= a) l = m;
+                    else h = m - 1;
+                }
+                u[k] = ld(big + l);
+                w[k] = tgt[off[u[k]] + (a - sum[l])];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) d[k] = w[k] != UNVISITED ? ld(depth + w[k]) : 0;
+        visit_group(u, w, d, depth, parent, next, app, ctr);
+    }
+    __syncthreads();  // sum[] is shared memory that later steps reuse
+    return total;
 }
 
 // Top-down expansion of the classified frontier in q (sizes c[0..3], one after another):
 // a thread per class-0 vertex, a warp per class-1 vertex, a block per class-2 vertex and
-// the whole grid per class-3 vertex. No barrier separates the classes, so blocks done
-// with one class go on to the next while others still work. With app, the vertices
-// claimed are appended there (the next frontier, as a list).
+// the whole grid per class-3 vertex (with flat, classes 2 and 3 as expand_flat's one
+// range when they fit its table). No barrier separates the classes, so blocks done with
+// one class go on to the next while others still work. With app, the vertices claimed
+// are appended there (the next frontier, as a list).
 __device__ void td_expand(const u32* q, const u32* c, const u64* off, const u32* tgt,
-                          u32* depth, u32* parent, u32 level, u32* app, u32* ctr) {
+                          u32* depth, u32* parent, u32 level, u32* app, u32* ctr, bool flat,
+                          u64* sum, u64* scratch) {
     u32 next = level + 1;
     u32 threads = gridDim.x * blockDim.x;
     u32 t = blockIdx.x * blockDim.x + threadIdx.x;
     for (u32 i = t; i < c[0]; i += threads) {
         u32 u = ld(q + i);
-        for (u64 e = off[u]; e < off[u + 1]; e++) expand_arc(depth, parent, u, tgt[e], next, app, ctr);
+        expand_arcs(u, off[u], off[u + 1], 1, tgt, depth, parent, next, app, ctr);
     }
     const u32* q1 = q + c[0];
     for (u32 i = t / 32; i < c[1]; i += threads / 32) {
         u32 u = ld(q1 + i);
-        for (u64 e = off[u] + (threadIdx.x & 31); e < off[u + 1]; e += 32)
-            expand_arc(depth, parent, u, tgt[e], next, app, ctr);
+        expand_arcs(u, off[u] + (threadIdx.x & 31), off[u + 1], 32, tgt, depth, parent, next,
+                    app, ctr);
     }
     const u32* q2 = q1 + c[1];
+    u32 big = c[2] + c[3];
+    if (flat && big > 0 && big <= HUB_CACHE) {
+        expand_flat(q2, big, off, tgt, depth, parent, next, app, ~0ull, ctr, sum, scratch);
+        return;
+    }
     for (u32 i = blockIdx.x; i < c[2]; i += gridDim.x) {
         u32 u = ld(q2 + i);
-        for (u64 e = off[u] + threadIdx.x; e < off[u + 1]; e += blockDim.x)
-            expand_arc(depth, parent, u, tgt[e], next, app, ctr);
+        expand_arcs(u, off[u] + threadIdx.x, off[u + 1], blockDim.x, tgt, depth, parent, next,
+                    app, ctr);
     }
     const u32* q3 = q2 + c[2];
     for (u32 k = 0; k < c[3]; k++) {
         u32 u = ld(q3 + k);
-        for (u64 e = off[u] + t; e < off[u + 1]; e += threads) expand_arc(depth, parent, u, tgt[e], next, app, ctr);
+        expand_arcs(u, off[u] + t, off[u + 1], threads, tgt, depth, parent, next, app, ctr);
     }
 }
 
@@ -394,9 +520,15 @@ __device__ void td_expand(const u32* q, const u32* c, const u64* off, const u32*
 // in the frontier (depth == level). With use_cache, each block first loads the
 // frontier's hubs into a shared-memory table (slot = id mod HUB_CACHE; a collision just
 // loses an entry), and an in-neighbour found there needs no load from global memory.
+// The step is also the first half of the pass that compacts q for the next step: each
+// block takes the part of q a classify pass would (chunk_for) and publishes its counts
+// of the vertices still unvisited (class 0), of those just visited (class 1, with
+// frontier) and of the hubs among them (class 4): what classify_count in mode 1 at
+// level + 1 would find.
 __device__ void bu_step(const u32* q, u32 len, const u32* hubs, u32 nhubs, u32 use_cache,
-                        const u64* roff, const u32* rtgt, u32* depth, u32* parent, u32 level,
-                        u32* cache) {
+                        const u64* off, const u64* roff, const u32* rtgt, u32* depth,
+                        u32* parent, u32 level, u64 tau, u32 frontier, u32* cache, u32* counts,
+                        u32* ticket) {
     if (use_cache) {
         for (u32 i = threadIdx.x; i < HUB_CACHE; i += blockDim.x) cache[i] = UNVISITED;
         __syncthreads();
@@ -406,20 +538,46 @@ __device__ void bu_step(const u32* q, u32 len, const u32* hubs, u32 nhubs, u32 u
         }
         __syncthreads();
     }
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
+    u32 chunk = chunk_for(len);
+    u32 begin = blockIdx.x * chunk, end = min(len, begin + chunk);
+    u32 mine[NCLASS] = {0, 0, 0, 0, 0};
+    for (u32 i = begin + threadIdx.x; i < end; i += blockDim.x) {
         u32 v = ld(q + i);
-        for (u64 e = roff[v]; e < roff[v + 1]; e++) {
-            u32 u = rtgt[e];
-            if ((use_cache && cache[u & (HUB_CACHE - 1)] == u) || ld(depth + u) == level) {
-                depth[v] = level + 1;
-                parent[v] = u;
-                break;
+        u32 found = UNVISITED;
+        // UNROLL in-neighbours at a time: a hit in the cache settles the group, else all
+        // their depths are loaded at once.
+        for (u64 e = roff[v], stop = roff[v + 1]; e < stop && found == UNVISITED; e += UNROLL) {
+            u32 u[UNROLL];
+#pragma unroll
+            for (int k = 0; k < UNROLL; k++) u[k] = e + k < stop ? rtgt[e + k] : UNVISITED;
+            if (use_cache) {
+#pragma unroll
+                for (int k = 0; k < UNROLL; k++)
+                    if (found == UNVISITED && u[k] != UNVISITED && cache[u[k] & (HUB_CACHE - 1)] == u[k])
+                        found = u[k];
+                if (found != UNVISITED) break;
             }
+            u32 d[UNROLL];
+#pragma unroll
+            for (int k = 0; k < UNROLL; k++) d[k] = u[k] != UNVISITED ? ld(depth + u[k]) : UNVISITED;
+#pragma unroll
+            for (int k = 0; k < UNROLL; k++)
+                if (found == UNVISITED && d[k] == level) found = u[k];
+        }
+        if (found == UNVISITED) {
+            mine[0]++;
+        } else {
+            depth[v] = level + 1;
+            parent[v] = found;
+            if (frontier) mine[1]++;
+            if (off[v + 1] - off[v] > tau) mine[4]++;
         }
     }
+    publish_counts(mine, counts, ticket);
 }
 
-// A trace line: level, step kind (0 top-down, 1 switch, 2 bottom-up), sizes, time.
+// A trace line: level, step kind (0 top-down, 1 switch, 2 bottom-up, 3 small frontier),
+// sizes, time.
 __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const Placed& p) {
     if (blockIdx.x == 0 && threadIdx.x == 0 && lines < cap) {
         u64 now;
@@ -433,41 +591,58 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 }
 
 // The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
-// 2 * (NCLASS + 1) * gridDim.x entries; bar 8 + BARRIER_FANIN, zeroed (the grid
-// barrier's count and generation, the passes' ticket, two append counters, the
-// barrier's sub-counters from 8 on). With sparse, a top-down expansion appends
-// the vertices it claims, and the next level classifies that list instead of scanning
-// the status array when it holds at most n / 16 vertices. log gets up to log_cap trace
-// lines; *lines_out their number.
+// 2 * (NCLASS + 1) * gridDim.x entries; bar 8 + BARRIER_FANIN words (the grid barrier's
+// count and generation, the passes' ticket, three append counters, the barrier's
+// sub-counters from 8 on), the counters zero (bfs_reset zeroes the append counters).
+// log gets up to log_cap trace lines; *lines_out their number.
+//
+// With tuned (the improvements beyond the paper):
+// - the frontier is kept as a list when it is small: the first is qb[0..1] (the source,
+//   written by bfs_reset); a top-down expansion claims the vertices it finds and appends
+//   them; a bottom-up step lists those it visits (class 1 of its queue pass); and a level
+//   classifies that list instead of scanning the status array when it holds at most
+//   n / 16 vertices;
+// - a listed frontier of at most HUB_CACHE vertices that cannot trigger the switch to
+//   bottom-up is not classified at all: expand_flat expands it whole, one barrier a level;
+// - bottom-up queues start from the nlive vertices in live (those with an in-arc,
+//   ascending) rather than from all n.
 extern "C" __global__ void __launch_bounds__(256)
 bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt, u32* depth,
                u32* parent, u32 n, u32* qa, u32* qb, u32* hubs, u32* counts, u32* bar,
                u64 tau, u32 hubs_total, u32 balance, u32 direction, u32 use_cache,
-               float gamma, u32 beta, u32 sparse, u32* log, u32 log_cap, u32* lines_out) {
-    __shared__ u32 cache[HUB_CACHE];
-    __shared__ u32 scratch[WARPS_MAX];
+               float gamma, u32 beta, u32 tuned, const u32* live, u32 nlive, u32* log,
+               u32 log_cap, u32* lines_out) {
+    // The bottom-up hub cache, or expand_flat's sums of degrees (never both at once).
+    __shared__ u64 table[HUB_CACHE];
+    u32* cache = (u32*)table;
+    __shared__ u64 scratch64[WARPS_MAX];
     u32 *q = qa, *q2 = qb;
     u32 level = 0, pending = 0, frontier_hubs = 0, passes = 0, lines = 0;
     u64 awake = 0;
     bool bottom_up = false;
-    // The frontier as a list in q2 (appended by the last top-down expansion), if any.
-    bool have_list = false;
-    u32 listed = 0;
+    // The frontier as a list (listed vertices from lst, which lies in q2), if any.
+    bool have_list = tuned;
+    const u32* lst = q2;
+    u32 listed = tuned ? 1 : 0;
+    // Where a bottom-up queue starts from: with tuned, only the vertices with an
+    // in-arc (live), since no other can ever be reached; otherwise every vertex.
+    const u32* cand = tuned ? live : 0;
+    u32 ncand = tuned ? nlive : n;
     Placed p;
     Scan sc;
     // One pass over the status array (list == 0) or a queue: count, barrier, place; then
     // `write` writes the lists. Alternate passes use alternate count arrays, so that a
     // pass never overwrites counts another block may still be reading.
     auto count_place = [&](u32 mode, const u32* list, u32 len, u32 lvl, u32 bal) {
-        sc = Scan{mode, list, len, depth, off, lvl, tau, bal};
+        sc = Scan{mode, list, len, depth, off, lvl, tau, bal, tuned};
         u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
-        classify_count(sc, cnt, bar + 2, scratch);
+        classify_count(sc, cnt, bar + 2);
         grid_sync(bar);
         classify_place(cnt, p);
     };
     auto write = [&](u32* out) { classify_write(sc, p, out, hubs); };
     if (direction == 2) {
-        count_place(1, 0, n, level, 0);
+        count_place(1, cand, ncand, level, 0);
         write(q);
         grid_sync(bar);
         pending = p.total[0];
@@ -475,12 +650,35 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         bottom_up = true;
     }
     for (;;) {
+        // The appends of level L's expansion count in bar[3 + (L + 1) % 3], read by every
+        // block at the start of level L + 1; the one of level L + 1's is cleared here, at
+        // level L, when no block reads it any more (its last reads, at the start of level
+        // L - 1, came before the barrier that ended level L - 1).
+        if (blockIdx.x == 0 && threadIdx.x == 0) bar[3 + (level + 2) % 3] = 0;
+        u32* ctr = bar + 3 + (level + 1) % 3;
         if (!bottom_up) {
-            if (have_list && listed <= n / 16) count_place(0, q2, listed, level, balance);
+            bool may_switch = direction == 0 && hubs_total > 0 &&
+                              (float)listed / (float)hubs_total > gamma;
+            if (tuned && have_list && listed <= HUB_CACHE && !may_switch) {
+                // A small frontier: expanded whole, unclassified.
+                Placed t = {};
+                t.total[0] = t.total[NCLASS] = listed;
+                trace(log, log_cap, lines, level, 3, t);
+                if (listed == 0) break;
+                u64 arcs = expand_flat(lst, listed, off, tgt, depth, parent, level + 1, q, n / 16,
+                                       ctr, table, scratch64);
+                grid_sync(bar);
+                // It appended the next frontier (every block decided alike) when the arcs
+                // were few.
+                have_list = arcs <= n / 16;
+                listed = have_list ? ld(ctr) : 0;
+                u32* t2 = q; q = q2; q2 = t2;
+                lst = q2;
+                level++;
+                continue;
+            }
+            if (have_list && listed <= n / 16) count_place(0, lst, listed, level, balance);
             else count_place(0, 0, n, level, balance);
-            // Every block has read the counter that filled q2: clear it for reuse by the
-            // expansion after next.
-            if (blockIdx.x == 0 && threadIdx.x == 0) bar[3 + (level & 1)] = 0;
             trace(log, log_cap, lines, level, 0, p);
             if (p.total[NCLASS] == 0) break;
             float share = hubs_total ? (float)p.total[4] / (float)hubs_total : 0.0f;
@@ -488,7 +686,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 // The explosion level: the unvisited vertices, in order, and the
                 // frontier's hubs, from one contiguous scan of the status array.
                 awake = p.total[NCLASS];
-                count_place(1, 0, n, level, 0);
+                count_place(1, cand, ncand, level, 0);
                 write(q);
                 grid_sync(bar);
                 trace(log, log_cap, lines, level, 1, p);
@@ -500,25 +698,29 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             write(q);
             grid_sync(bar);
             u32 c[4] = {p.total[0], p.total[1], p.total[2], p.total[3]};
-            u32* ctr = bar + 3 + ((level + 1) & 1);
             // List the next frontier only when it cannot be large: claims cost a
             // compare-and-swap per vertex found, which a big expansion should not pay.
             u64 least_arcs = 32ull * c[1] + 256ull * c[2] + 65536ull * c[3];
-            bool list_next = sparse && least_arcs <= n / 16;
-            td_expand(q, c, off, tgt, depth, parent, level, list_next ? q2 : 0, ctr);
+            bool list_next = tuned && least_arcs <= n / 16;
+            td_expand(q, c, off, tgt, depth, parent, level, list_next ? q2 : 0, ctr, tuned, table,
+                      scratch64);
             grid_sync(bar);
             have_list = list_next;
             listed = have_list ? ld(ctr) : 0;
+            lst = q2;
             level++;
         } else {
             if (pending == 0) break;
-            bu_step(q, pending, hubs, frontier_hubs, use_cache, roff, rtgt, depth, parent, level,
-                    cache);
+            u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
+            bu_step(q, pending, hubs, frontier_hubs, use_cache, off, roff, rtgt, depth, parent,
+                    level, tau, tuned, cache, cnt, bar + 2);
             grid_sync(bar);
             level++;
-            // The new queue: the old one less what this step visited; and the hubs it
-            // visited (the next frontier's).
-            count_place(1, q, pending, level, 0);
+            // The new queue: the old one less what this step visited (then, with tuned,
+            // those it visited: the new frontier); and the hubs it visited (the next
+            // frontier's), placed by the counts the step published.
+            sc = Scan{1, q, pending, depth, off, level, tau, 0, tuned};
+            classify_place(cnt, p);
             write(q2);
             grid_sync(bar);
             trace(log, log_cap, lines, level, 2, p);
@@ -531,7 +733,12 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             awake = found;
             if (direction == 0 && shrinking && found < n / beta) {
                 bottom_up = false;
-                have_list = false;
+                // With tuned, the new frontier is listed after the queue: that buffer
+                // becomes q2, the list's home.
+                have_list = tuned;
+                listed = p.total[1];
+                u32* t2 = q; q = q2; q2 = t2;
+                lst = q2 + pending;
             }
         }
     }

@@ -22,14 +22,25 @@
 //!   for the tail, when the frontier shrinks below `n / beta` (Beamer's rule). The first
 //!   bottom-up queue (the unvisited vertices) comes from a scan of the status array in
 //!   contiguous ranges, so it is sorted; each later one is the previous one less the
-//!   vertices it just visited, compacted by the same count-scan-write passes.
+//!   vertices it just visited, compacted by the same count-scan-write passes (the count
+//!   half fused into the bottom-up step itself).
 //! - `enterprise` (+ hub cache): bottom-up steps first look an in-neighbour up in a
 //!   shared-memory table of the frontier's hubs before reading its depth.
-//! - `tuned` (+ sparse frontiers, beyond the paper; the default): top-down expansions
+//! - `tuned` (beyond the paper; the default). Sparse frontiers: top-down expansions
 //!   claim each vertex with a compare-and-swap and append it to a list (one atomic add
 //!   per warp), and a small next frontier (at most n / 16 vertices) is classified from
 //!   that list rather than from a scan of all n statuses, which long-diameter graphs
-//!   (roads, meshes) pay thousands of times.
+//!   (roads, meshes) pay thousands of times; the first frontier is the list holding the
+//!   source; and bottom-up queues leave out the vertices without an in-arc, which no
+//!   search reaches (43% of a Kronecker graph's vertices are isolated). And the frontier's
+//!   vertices of 256 arcs or more (when at most 4096) are expanded as one flat range of
+//!   arcs that the whole grid shares evenly (each block sums their degrees in shared
+//!   memory and every thread finds its arcs' vertex by binary search), where the paper
+//!   gives each a block or the grid in turn, leaving one block alone with up to 65,536
+//!   arcs.
+//!
+//! Every expansion and bottom-up step issues the loads of four arcs before it uses any
+//! (memory-level parallelism; a thread per arc would otherwise wait out one miss at a time).
 //!
 //! Hubs are the vertices of out-degree above `tau`, the degree of the 4096th best
 //! connected vertex, so that every hub fits the cache; a graph with no vertex above that
@@ -90,11 +101,14 @@ pub struct GpuBfsOptions {
     /// Look in-neighbours up in a shared-memory table of the frontier's hubs in
     /// bottom-up steps (needs `scheduling`).
     pub hub_cache: bool,
-    /// Beyond the paper: top-down expansions claim vertices with compare-and-swap and
+    /// The improvements beyond the paper (the `tuned` variant; needs `scheduling`):
+    /// sparse frontiers (top-down expansions claim vertices with compare-and-swap and
     /// append them to a list, and a level whose frontier holds at most n / 16 vertices is
-    /// classified from that list instead of a scan of the whole status array (needs
-    /// `scheduling`).
-    pub sparse_frontier: bool,
+    /// classified from that list instead of a scan of the whole status array; the first
+    /// frontier is the list of the source), bottom-up queues without the vertices that
+    /// have no in-arc, and the vertices of 256 arcs or more expanded as one flat range
+    /// of arcs shared by the whole grid.
+    pub tuned: bool,
     /// Go bottom-up when the frontier holds more than this share of all hubs (0.3).
     pub gamma: f64,
     /// Back to top-down when the frontier, shrinking, holds fewer than `n / beta`
@@ -104,7 +118,7 @@ pub struct GpuBfsOptions {
 
 impl Default for GpuBfsOptions {
     fn default() -> Self {
-        Variant::Enterprise.options()
+        Variant::default().options()
     }
 }
 
@@ -121,7 +135,8 @@ pub enum Variant {
     Direction,
     /// + the bottom-up hub cache: the paper's whole design.
     Enterprise,
-    /// + sparse frontiers (beyond the paper): the fastest, and the default.
+    /// The paper's design and the improvements beyond it (sparse frontiers, flat
+    /// expansion of big vertices): the fastest, and the default.
     #[default]
     Tuned,
 }
@@ -150,7 +165,7 @@ impl Variant {
                 Direction::TopDown
             },
             hub_cache: at_least(Variant::Enterprise),
-            sparse_frontier: at_least(Variant::Tuned),
+            tuned: at_least(Variant::Tuned),
             gamma: 0.3,
             beta: 18,
         }
@@ -176,6 +191,10 @@ pub struct GpuBfs {
     incoming: Option<(CudaSlice<u64>, CudaSlice<u32>)>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
+    /// The vertices with an in-arc, ascending, and their number (bottom-up queues of
+    /// `tuned` start from them).
+    live: CudaSlice<u32>,
+    nlive: u32,
     /// Queues: `qa`, `qb` (classified frontier or bottom-up queues), `hubs`.
     qa: CudaSlice<u32>,
     qb: CudaSlice<u32>,
@@ -202,12 +221,13 @@ pub struct GpuBfs {
 }
 
 /// Device bytes a search of `g` needs: the CSR (twice for a directed graph), depth and
-/// parent, three queues of n vertices, and the counters.
+/// parent, three queues of n vertices, the list of vertices with an in-arc, and the
+/// counters.
 pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
     let csr = |c: &Csr| 8 * (c.num_vertices() as u64 + 1) + 4 * c.num_arcs();
     let graph = csr(g.out()) * if g.is_directed() { 2 } else { 1 };
-    graph + 4 * n * 5 + 4 * (2 * (NCLASS as u64 + 1) * 4096 + 10 * TRACE_LINES as u64 + 8)
+    graph + 4 * n * 6 + 4 * (2 * (NCLASS as u64 + 1) * 4096 + 10 * TRACE_LINES as u64 + 8)
 }
 
 impl GpuBfs {
@@ -254,6 +274,12 @@ impl GpuBfs {
             ));
         }
         let blocks = per_sm * gpu.info().multiprocessors;
+        let in_arcs = if g.is_directed() {
+            g.incoming()
+        } else {
+            g.out()
+        };
+        let live: Vec<u32> = (0..n as u32).filter(|&v| in_arcs.degree(v) > 0).collect();
         let tau = hub_threshold(g.out());
         let hubs_total = (0..n as u32).filter(|&v| g.out().degree(v) > tau).count() as u64;
         let bfs = GpuBfs {
@@ -266,6 +292,8 @@ impl GpuBfs {
             qa: gpu.zeros(n)?,
             qb: gpu.zeros(n)?,
             hubs: gpu.zeros(n)?,
+            nlive: live.len() as u32,
+            live: gpu.upload(&live)?,
             counts: gpu.zeros(2 * (NCLASS + 1) * blocks as usize)?,
             barrier: gpu.zeros(BARRIER_WORDS)?,
             blocks,
@@ -303,7 +331,8 @@ impl GpuBfs {
     /// whole call.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a source out of range, `beta` of 0, or a technique
+    /// [`Error::InvalidArgument`] for a source out of range, `beta` of 0, `gamma` negative
+    /// or not finite, or a technique
     /// without the `scheduling` it needs; [`Error::Gpu`] for a driver error.
     pub fn run(&mut self, source: VertexId, opts: &GpuBfsOptions) -> Result<(BfsTree, GpuTimes)> {
         if source >= self.n {
@@ -315,10 +344,16 @@ impl GpuBfs {
         if opts.beta == 0 {
             return Err(Error::InvalidArgument("BFS beta must be at least 1".into()));
         }
+        if !(opts.gamma >= 0.0 && opts.gamma.is_finite()) {
+            return Err(Error::InvalidArgument(format!(
+                "BFS gamma (a share of the hub vertices) must be a number of at least 0, not {}",
+                opts.gamma
+            )));
+        }
         if !opts.scheduling
             && (opts.balancing
                 || opts.hub_cache
-                || opts.sparse_frontier
+                || opts.tuned
                 || opts.direction == Direction::Optimizing)
         {
             return Err(Error::InvalidArgument(
@@ -356,9 +391,11 @@ impl GpuBfs {
         b.arg(&mut self.depth)
             .arg(&mut self.parent)
             .arg(&self.n)
-            .arg(&source);
-        // SAFETY: the arguments match bfs_reset's parameters; depth and parent hold n
-        // elements (at least one).
+            .arg(&source)
+            .arg(&mut self.qb)
+            .arg(&mut self.barrier);
+        // SAFETY: the arguments match bfs_reset's parameters; depth, parent and qb hold n
+        // elements (at least one), the barrier BARRIER_WORDS.
         unsafe { b.launch(cfg(blocks, threads)) }.map_err(gpu_err)?;
         Ok(())
     }
@@ -412,7 +449,7 @@ impl GpuBfs {
         };
         let balance = u32::from(opts.balancing);
         let cache = u32::from(opts.hub_cache);
-        let sparse = u32::from(opts.sparse_frontier);
+        let tuned = u32::from(opts.tuned);
         let gamma = opts.gamma as f32;
         let hubs_total = self.hubs_total as u32;
         let log_cap = TRACE_LINES as u32;
@@ -436,7 +473,9 @@ impl GpuBfs {
             .arg(&cache)
             .arg(&gamma)
             .arg(&opts.beta)
-            .arg(&sparse)
+            .arg(&tuned)
+            .arg(&self.live)
+            .arg(&self.nlive)
             .arg(&mut self.log)
             .arg(&log_cap)
             .arg(&mut self.log_lines);
@@ -463,7 +502,12 @@ impl GpuBfs {
         let time = |l: &[u32]| u64::from(l[8]) | (u64::from(l[9]) << 32);
         let mut last = log.get(8..10).map_or(0, |_| time(&log[..10]));
         for l in log.chunks_exact(10) {
-            let kind = ["top-down queue", "explosion", "bottom-up step"][l[1] as usize];
+            let kind = [
+                "top-down queue",
+                "explosion",
+                "bottom-up step",
+                "small frontier",
+            ][l[1] as usize];
             eprintln!(
                 "level {:>5} {kind:<15} classes {:?} hubs {:>7} {:>9.1} us",
                 l[0],
