@@ -576,6 +576,28 @@ __device__ void bu_step(const u32* q, u32 len, const u32* hubs, u32 nhubs, u32 u
     publish_counts(mine, counts, ticket);
 }
 
+// How many of the nhubs vertices in hub_all (every hub of the graph, at most HUB_CACHE)
+// are in the frontier (depth == level); every block counts them alike, without a barrier.
+__device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth, u32 level,
+                                u64* scratch) {
+    const int K = 16;  // loads in flight per thread (HUB_CACHE hubs at 256 threads)
+    u32 mine = 0;
+    for (u32 base = 0; base < nhubs; base += K * blockDim.x) {
+        u32 v[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            u32 i = base + threadIdx.x + k * blockDim.x;
+            v[k] = i < nhubs ? hub_all[i] : UNVISITED;
+        }
+#pragma unroll
+        for (int k = 0; k < K; k++) mine += v[k] != UNVISITED && ld(depth + v[k]) == level;
+    }
+    u64 total;
+    block_exclusive_scan64(mine, scratch, &total);
+    __syncthreads();  // scratch is reused
+    return (u32)total;
+}
+
 // A trace line: level, step kind (0 top-down, 1 switch, 2 bottom-up, 3 small frontier),
 // sizes, time.
 __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const Placed& p) {
@@ -605,13 +627,16 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 // - a listed frontier of at most HUB_CACHE vertices that cannot trigger the switch to
 //   bottom-up is not classified at all: expand_flat expands it whole, one barrier a level;
 // - bottom-up queues start from the nlive vertices in live (those with an in-arc,
-//   ascending) rather than from all n.
+//   ascending) rather than from all n;
+// - the switch to bottom-up is decided from the frontier's hubs counted in hub_all (the
+//   graph's hubs_total hubs) by every block alike, so the level that switches skips its
+//   top-down classification pass.
 extern "C" __global__ void __launch_bounds__(256)
 bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt, u32* depth,
                u32* parent, u32 n, u32* qa, u32* qb, u32* hubs, u32* counts, u32* bar,
                u64 tau, u32 hubs_total, u32 balance, u32 direction, u32 use_cache,
-               float gamma, u32 beta, u32 tuned, const u32* live, u32 nlive, u32* log,
-               u32 log_cap, u32* lines_out) {
+               float gamma, u32 beta, u32 tuned, const u32* live, u32 nlive,
+               const u32* hub_all, u32* log, u32 log_cap, u32* lines_out) {
     // The bottom-up hub cache, or expand_flat's sums of degrees (never both at once).
     __shared__ u64 table[HUB_CACHE];
     u32* cache = (u32*)table;
@@ -641,6 +666,17 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         classify_place(cnt, p);
     };
     auto write = [&](u32* out) { classify_write(sc, p, out, hubs); };
+    // The explosion level (the switch to bottom-up): the unvisited vertices, in order,
+    // and the frontier's hubs, from one contiguous scan of the status array.
+    auto explode = [&]() {
+        count_place(1, cand, ncand, level, 0);
+        write(q);
+        grid_sync(bar);
+        trace(log, log_cap, lines, level, 1, p);
+        pending = p.total[0];
+        frontier_hubs = p.total[4];
+        bottom_up = true;
+    };
     if (direction == 2) {
         count_place(1, cand, ncand, level, 0);
         write(q);
@@ -677,22 +713,21 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 level++;
                 continue;
             }
+            if (tuned && direction == 0 && hubs_total > 0 &&
+                (float)frontier_hubs_of(hub_all, hubs_total, depth, level, scratch64) /
+                        (float)hubs_total > gamma) {
+                explode();
+                awake = p.total[1];  // the frontier, listed as class 1
+                continue;
+            }
             if (have_list && listed <= n / 16) count_place(0, lst, listed, level, balance);
             else count_place(0, 0, n, level, balance);
             trace(log, log_cap, lines, level, 0, p);
             if (p.total[NCLASS] == 0) break;
             float share = hubs_total ? (float)p.total[4] / (float)hubs_total : 0.0f;
             if (direction == 0 && share > gamma) {
-                // The explosion level: the unvisited vertices, in order, and the
-                // frontier's hubs, from one contiguous scan of the status array.
                 awake = p.total[NCLASS];
-                count_place(1, cand, ncand, level, 0);
-                write(q);
-                grid_sync(bar);
-                trace(log, log_cap, lines, level, 1, p);
-                pending = p.total[0];
-                frontier_hubs = p.total[4];
-                bottom_up = true;
+                explode();
                 continue;
             }
             write(q);

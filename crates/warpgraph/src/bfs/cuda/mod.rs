@@ -37,7 +37,8 @@
 //!   arcs that the whole grid shares evenly (each block sums their degrees in shared
 //!   memory and every thread finds its arcs' vertex by binary search), where the paper
 //!   gives each a block or the grid in turn, leaving one block alone with up to 65,536
-//!   arcs.
+//!   arcs. Every block counts the frontier's hubs itself from the list of the graph's
+//!   hubs, so the level that switches to bottom-up skips its top-down classification.
 //!
 //! Every expansion and bottom-up step issues the loads of four arcs before it uses any
 //! (memory-level parallelism; a thread per arc would otherwise wait out one miss at a time).
@@ -214,20 +215,24 @@ pub struct GpuBfs {
     /// result.
     flag_host: PinnedHostSlice<u32>,
     result_host: PinnedHostSlice<u32>,
-    /// Hubs have out-degree above this; `hubs_total` of them.
+    /// Hubs have out-degree above this; `hubs_total` of them, listed in `hub_all`.
     tau: u64,
     hubs_total: u64,
+    hub_all: CudaSlice<u32>,
     upload_seconds: f64,
 }
 
 /// Device bytes a search of `g` needs: the CSR (twice for a directed graph), depth and
-/// parent, three queues of n vertices, the list of vertices with an in-arc, and the
-/// counters.
+/// parent, three queues of n vertices, the list of vertices with an in-arc, the list of
+/// hubs, and the counters.
 pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
     let csr = |c: &Csr| 8 * (c.num_vertices() as u64 + 1) + 4 * c.num_arcs();
     let graph = csr(g.out()) * if g.is_directed() { 2 } else { 1 };
-    graph + 4 * n * 6 + 4 * (2 * (NCLASS as u64 + 1) * 4096 + 10 * TRACE_LINES as u64 + 8)
+    graph
+        + 4 * n * 6
+        + 4 * HUB_CACHE as u64
+        + 4 * (2 * (NCLASS as u64 + 1) * 4096 + 10 * TRACE_LINES as u64 + 8)
 }
 
 impl GpuBfs {
@@ -281,7 +286,7 @@ impl GpuBfs {
         };
         let live: Vec<u32> = (0..n as u32).filter(|&v| in_arcs.degree(v) > 0).collect();
         let tau = hub_threshold(g.out());
-        let hubs_total = (0..n as u32).filter(|&v| g.out().degree(v) > tau).count() as u64;
+        let hub_all: Vec<u32> = (0..n as u32).filter(|&v| g.out().degree(v) > tau).collect();
         let bfs = GpuBfs {
             k,
             n: n as u32,
@@ -303,7 +308,8 @@ impl GpuBfs {
             flag_host: gpu.pinned(1)?,
             result_host: gpu.pinned(n)?,
             tau,
-            hubs_total,
+            hubs_total: hub_all.len() as u64,
+            hub_all: gpu.upload(&hub_all)?,
             upload_seconds: 0.0,
             gpu: gpu.clone(),
         };
@@ -476,6 +482,7 @@ impl GpuBfs {
             .arg(&tuned)
             .arg(&self.live)
             .arg(&self.nlive)
+            .arg(&self.hub_all)
             .arg(&mut self.log)
             .arg(&log_cap)
             .arg(&mut self.log_lines);
