@@ -159,3 +159,13 @@ mod tests {
         assert!(matches!(e, Error::NoGpu(_)), "{e}");
     }
 }
+
+/// How long one search took.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RunTimes {
+    /// The whole search, result on the host (on a GPU: kernels, the host's decisions
+    /// between levels and the copy back; not the one-time upload).
+    pub seconds: f64,
+    /// On a GPU, the kernels alone, by CUDA events.
+    pub kernel_seconds: Option<f64>,
+}

@@ -49,6 +49,9 @@ pub struct BenchArgs {
     /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned).
     #[arg(long)]
     algo: Option<String>,
+    /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping).
+    #[arg(long, value_name = "X")]
+    delta: Option<f64>,
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp (default 5).
     #[arg(long)]
     trials: Option<usize>,
@@ -78,7 +81,7 @@ fn trials<T>(items: &[T], mut f: impl FnMut(&T) -> Result<Trial>) -> Result<Vec<
 pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     let (what, gpu_code) = match args.problem {
         Problem::Bfs => ("BFS", true),
-        Problem::Sssp => ("SSSP", false),
+        Problem::Sssp => ("SSSP", true),
         Problem::Mst => ("MST", false),
         Problem::Apsp => ("APSP", false),
     };
@@ -86,7 +89,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     let (g, graph_name) = args.graph.load(quiet)?;
     let (algorithm, setup_seconds, trials) = match args.problem {
         Problem::Bfs => bench_bfs(&g, device, &args)?,
-        Problem::Sssp => bench_sssp(&g, &args)?,
+        Problem::Sssp => bench_sssp(&g, device, &args)?,
         Problem::Mst => bench_mst(&g, &args)?,
         Problem::Apsp => bench_apsp(&g, &args)?,
     };
@@ -182,25 +185,33 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     Ok((runner.algorithm(), setup, t))
 }
 
-fn bench_sssp(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
-    let algo: sssp::Algorithm = args.algo.as_deref().unwrap_or("delta-stepping").parse()?;
+fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
+    let mut algo: sssp::Algorithm = args.algo.as_deref().unwrap_or("auto").parse()?;
+    if let (Some(x), sssp::Algorithm::DeltaStepping(_)) = (args.delta, algo) {
+        algo = sssp::Algorithm::DeltaStepping(sssp::Delta::Fixed(x));
+    }
+    let start = Instant::now();
+    let mut runner = sssp::SsspRunner::new(device, g)?;
+    let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
     let t = trials(&roots, |&s| {
-        let start = Instant::now();
-        let r = sssp::sssp(g, s, &algo)?;
-        let seconds = start.elapsed().as_secs_f64();
+        let (r, times) = runner.run(g, s, &algo)?;
         sssp::verify(g, &r)?;
         let parent = r.parent();
         Ok(Trial {
             source: Some(g.ids().external(s)),
-            seconds,
-            kernel_seconds: None,
+            seconds: times.seconds,
+            kernel_seconds: times.kernel_seconds,
             reached: r.reached(),
             edges: edges_reached(g, |v| parent[v as usize] != warpgraph::NO_VERTEX),
             verified: true,
         })
     })?;
-    Ok((algo.name().to_string(), None, t))
+    let name = match device {
+        Device::Cuda(_) => format!("{}-gpu", algo.name()),
+        _ => algo.name().to_string(),
+    };
+    Ok((name, setup, t))
 }
 
 fn bench_mst(g: &Graph, args: &BenchArgs) -> Result<Outcome> {

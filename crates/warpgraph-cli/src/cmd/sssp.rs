@@ -2,11 +2,10 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use warpgraph::sssp::{self, Algorithm, Delta, SsspResult};
+use warpgraph::sssp::{self, Algorithm, Delta, SsspResult, SsspRunner};
 use warpgraph::{Error, Graph};
 
 use crate::args::commas;
@@ -18,12 +17,16 @@ pub const EXIT_NEGATIVE_CYCLE: u8 = 3;
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Algorithms:
-  auto                delta-stepping, or bellman-ford-queue when a weight is negative
-  dijkstra            binary heap, serial (the classic baseline)
+Algorithms (CPU and GPU unless marked):
+  auto                delta-stepping, or Bellman-Ford when a weight is negative
+  dijkstra            binary heap, serial (the classic baseline); CPU only for now
+  dijkstra-parallel   settle every vertex within the least arc weight of the minimum
+                      at once (seed 002; Crauser et al.)
   bellman-ford        parallel rounds, early exit; accepts negative weights
-  bellman-ford-queue  worklist with SLF/LLL ordering; accepts negative weights
-  delta-stepping      parallel buckets (Meyer & Sanders); --delta / --delta-heuristic
+  bellman-ford-queue  worklist (CPU: SLF/LLL ordering; GPU: no duplicates); accepts
+                      negative weights
+  delta-stepping      buckets (Meyer & Sanders; GPU: near-far lists); --delta /
+                      --delta-heuristic
 
 A negative cycle reachable from the source is printed (file ids, in order) and the exit
 code is 3.
@@ -31,7 +34,8 @@ code is 3.
 Examples:
   warpgraph sssp road.gr --source 1 --verify
   warpgraph sssp --generate kron:20 --algo delta-stepping --delta-heuristic mean
-  warpgraph sssp g.wel --algo bellman-ford --source 7 -o dist.tsv   # vertex, distance, parent")]
+  warpgraph sssp g.wel --algo bellman-ford --source 7 -o dist.tsv   # vertex, distance, parent
+  warpgraph sssp --generate kron:22 --device cuda --verify          # GPU 0")]
 pub struct SsspArgs {
     #[command(flatten)]
     graph: GraphArgs,
@@ -39,7 +43,7 @@ pub struct SsspArgs {
     #[arg(long, value_name = "V")]
     source: Option<u64>,
     /// Algorithm (see below).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "dijkstra", "bellman-ford", "bellman-ford-queue", "delta-stepping"])]
+    #[arg(long, default_value = "auto", value_parser = Algorithm::NAMES.to_vec())]
     algo: String,
     /// Delta-stepping bucket width.
     #[arg(long, value_name = "X", conflicts_with = "delta_heuristic")]
@@ -57,14 +61,10 @@ fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
         (None, Some(h)) => h.parse()?,
         (None, None) => Delta::Auto,
     };
+    let width_given = args.delta.is_some() || args.delta_heuristic.is_some();
     Ok(match args.algo.as_str() {
-        "auto" => {
-            let negative = warpgraph::GraphStats::of(g).negative_weights > 0;
-            if negative {
-                Algorithm::BellmanFordQueue
-            } else {
-                Algorithm::DeltaStepping(delta)
-            }
+        "auto" if width_given && warpgraph::GraphStats::of(g).negative_weights == 0 => {
+            Algorithm::DeltaStepping(delta)
         }
         "delta-stepping" => Algorithm::DeltaStepping(delta),
         name => name.parse()?,
@@ -72,12 +72,12 @@ fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
 }
 
 pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
-    let device = args.run.device("SSSP", false, quiet)?;
+    let device = args.run.device("SSSP", true, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
     let s = source(&g, args.source)?;
     let algo = algorithm(&args, &g)?;
-    let t = Instant::now();
-    let result = match sssp::sssp(&g, s, &algo) {
+    let mut runner = SsspRunner::new(device, &g)?;
+    let (result, times) = match runner.run(&g, s, &algo) {
         Ok(r) => r,
         Err(Error::NegativeCycle { cycle, weight }) => {
             let ids: Vec<String> = cycle.iter().map(|&v| ext(&g, v).to_string()).collect();
@@ -91,7 +91,7 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    let secs = t.elapsed().as_secs_f64();
+    let secs = times.seconds;
     let verified = if args.run.verify {
         sssp::verify(&g, &result)?;
         Some(true)
@@ -107,18 +107,22 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
         let j = serde_json::json!({
             "problem": "sssp", "algorithm": algo.name(), "device": device.describe(),
             "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
-            "source": g.ids().external(s), "seconds": secs, "reached": result.reached(),
+            "source": g.ids().external(s), "seconds": secs,
+            "kernel_seconds": times.kernel_seconds, "reached": result.reached(),
             "teps": edges as f64 / secs.max(1e-12), "verified": verified,
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
     } else {
         println!(
-            "sssp ({}) from {} on {}: reached {} of {} vertices in {secs:.4} s, {:.3e} TEPS",
+            "sssp ({}) from {} on {}: reached {} of {} vertices in {secs:.4} s{}, {:.3e} TEPS",
             algo.name(),
             g.ids().external(s),
             device.describe(),
             commas(result.reached()),
             commas(g.num_vertices() as u64),
+            times
+                .kernel_seconds
+                .map_or(String::new(), |k| format!(" ({k:.6} s in kernels)")),
             edges as f64 / secs.max(1e-12)
         );
         if verified.is_some() {

@@ -41,6 +41,7 @@ pub use verify::verify;
 use rayon::prelude::*;
 
 use crate::device::Device;
+pub use crate::device::RunTimes;
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Graph, VertexId};
 
@@ -201,16 +202,6 @@ pub enum BfsRunner {
     Cpu(BfsOptions),
     /// A GPU with the graph on it, and the techniques to use.
     Cuda(Box<cuda::GpuBfs>, cuda::GpuBfsOptions),
-}
-
-/// How long one search took.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct RunTimes {
-    /// The whole search, result on the host (on a GPU: kernels, the host's decisions
-    /// between levels and the copy back; not the one-time upload).
-    pub seconds: f64,
-    /// On a GPU, the kernels alone, by CUDA events.
-    pub kernel_seconds: Option<f64>,
 }
 
 impl BfsRunner {

@@ -41,8 +41,12 @@ pub struct KernelSource {
     pub source: &'static str,
 }
 
+/// Device code compiled in front of every kernel file: types, the grid-wide barrier of
+/// cooperative launches, block scans, warp-aggregated appends.
+const COMMON: &str = include_str!("common.cuh");
+
 /// Every kernel file of the backend (a test compiles each one).
-pub const KERNELS: &[&KernelSource] = &[&crate::bfs::cuda::KERNELS];
+pub const KERNELS: &[&KernelSource] = &[&crate::bfs::cuda::KERNELS, &crate::sssp::cuda::KERNELS];
 
 /// A GPU as [`probe`] describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -395,7 +399,12 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
         name: Some(format!("{}.cu", kernels.name)),
         ..Default::default()
     };
-    cudarc::nvrtc::compile_ptx_with_opts(kernels.source, opts).map_err(|e| match e {
+    // The shared device code first; `#line` keeps NVRTC's line numbers those of the file.
+    let source = format!(
+        "{COMMON}\n#line 1 \"{}.cu\"\n{}",
+        kernels.name, kernels.source
+    );
+    cudarc::nvrtc::compile_ptx_with_opts(source, opts).map_err(|e| match e {
         CompileError::CompileError { log, .. } => Error::Gpu(format!(
             "{}.cu did not compile for sm_{}{}:\n{}",
             kernels.name,
@@ -410,6 +419,16 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
 /// A driver error as a warpgraph error.
 pub(crate) fn gpu_err(e: DriverError) -> Error {
     Error::Gpu(e.to_string())
+}
+
+/// A launch of `blocks` blocks (at least one) of `threads` threads, no dynamic shared
+/// memory.
+pub(crate) fn launch_config(blocks: u32, threads: u32) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (blocks.max(1), 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: 0,
+    }
 }
 
 /// Launch geometry: `(blocks, threads)` for one thread per item, at least one block.

@@ -42,6 +42,7 @@
 //! ```
 
 pub mod cpu;
+pub mod cuda;
 mod verify;
 
 pub use verify::verify;
@@ -49,6 +50,8 @@ pub use verify::verify;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::device::Device;
+pub use crate::device::RunTimes;
 use crate::error::{Error, Result};
 use crate::graph::{Distance, Graph, VertexId, Weights, NO_VERTEX};
 
@@ -195,7 +198,7 @@ impl FromStr for Delta {
 }
 
 /// Which shortest-path method to run.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Algorithm {
     /// Dijkstra with a binary heap (serial). Non-negative weights.
     Dijkstra,
@@ -205,12 +208,16 @@ pub enum Algorithm {
     BellmanFordQueue,
     /// Parallel delta-stepping with the given bucket width. Non-negative weights.
     DeltaStepping(Delta),
-}
-
-impl Default for Algorithm {
-    fn default() -> Self {
-        Algorithm::DeltaStepping(Delta::Auto)
-    }
+    /// Seed 002's parallel Dijkstra (Crauser et al.): every vertex within the smallest
+    /// arc weight of the least tentative distance is settled at once. On the CPU it runs
+    /// as delta-stepping with that bucket width, which is the same rule. Non-negative
+    /// weights.
+    DijkstraParallel,
+    /// The fastest correct method for the graph: delta-stepping (automatic width) for
+    /// non-negative weights, Bellman-Ford (rounds on the CPU, the work-list on the GPU)
+    /// when an arc is negative. The default.
+    #[default]
+    Auto,
 }
 
 impl Algorithm {
@@ -220,6 +227,8 @@ impl Algorithm {
         "bellman-ford",
         "bellman-ford-queue",
         "delta-stepping",
+        "dijkstra-parallel",
+        "auto",
     ];
 
     /// The name used on command lines.
@@ -229,12 +238,17 @@ impl Algorithm {
             Algorithm::BellmanFord => "bellman-ford",
             Algorithm::BellmanFordQueue => "bellman-ford-queue",
             Algorithm::DeltaStepping(_) => "delta-stepping",
+            Algorithm::DijkstraParallel => "dijkstra-parallel",
+            Algorithm::Auto => "auto",
         }
     }
 
     /// Whether the method accepts negative weights.
     pub fn allows_negative_weights(&self) -> bool {
-        matches!(self, Algorithm::BellmanFord | Algorithm::BellmanFordQueue)
+        matches!(
+            self,
+            Algorithm::BellmanFord | Algorithm::BellmanFordQueue | Algorithm::Auto
+        )
     }
 }
 
@@ -247,14 +261,16 @@ impl fmt::Display for Algorithm {
 impl FromStr for Algorithm {
     type Err = Error;
 
-    /// `"dijkstra"`, `"bellman-ford"`, `"bellman-ford-queue"` or `"delta-stepping"`
-    /// (with [`Delta::Auto`]).
+    /// `"dijkstra"`, `"bellman-ford"`, `"bellman-ford-queue"`, `"delta-stepping"` (with
+    /// [`Delta::Auto`]), `"dijkstra-parallel"` or `"auto"`.
     fn from_str(s: &str) -> Result<Self> {
         match s {
             "dijkstra" => Ok(Algorithm::Dijkstra),
             "bellman-ford" => Ok(Algorithm::BellmanFord),
             "bellman-ford-queue" => Ok(Algorithm::BellmanFordQueue),
             "delta-stepping" => Ok(Algorithm::DeltaStepping(Delta::Auto)),
+            "dijkstra-parallel" => Ok(Algorithm::DijkstraParallel),
+            "auto" => Ok(Algorithm::Auto),
             _ => Err(Error::InvalidArgument(format!(
                 "unknown shortest-path algorithm '{s}' (expected {})",
                 Algorithm::NAMES.join(", ")
@@ -330,6 +346,102 @@ fn run<A: ArcWeights + ?Sized>(
         Algorithm::BellmanFordQueue => cpu::bellman_ford_queue_with(csr, w, source),
         Algorithm::DeltaStepping(delta) => {
             cpu::delta_stepping_with(csr, w, !directed, source, *delta)
+        }
+        Algorithm::DijkstraParallel => {
+            let least = (0..csr.num_vertices() as VertexId)
+                .filter_map(|u| w.row(csr.row(u)).reduce(|a, b| if b < a { b } else { a }))
+                .reduce(|a, b| if b < a { b } else { a });
+            let width = least.map_or(1.0, |x| x.as_f64());
+            let width = if width > 0.0 {
+                width
+            } else {
+                f64::MIN_POSITIVE
+            };
+            cpu::delta_stepping_with(csr, w, !directed, source, Delta::Fixed(width))
+        }
+        Algorithm::Auto => match cpu::first_negative(csr, w, "auto") {
+            None => cpu::delta_stepping_with(csr, w, !directed, source, Delta::Auto),
+            Some(_) => cpu::bellman_ford_with(csr, w, !directed, source),
+        },
+    }
+}
+
+/// Shortest paths on a chosen device, the graph prepared once for many sources (on a GPU:
+/// uploaded once).
+///
+/// ```
+/// use warpgraph::device::Device;
+/// use warpgraph::sssp::{Algorithm, SsspRunner};
+/// use warpgraph::{BuildOptions, EdgeList, Weights};
+/// let g = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::from(vec![5i32, 7]))
+///     .unwrap()
+///     .build(&BuildOptions::default())
+///     .unwrap();
+/// let mut runner = SsspRunner::new(Device::Cpu, &g).unwrap();
+/// let (r, times) = runner.run(&g, 0, &Algorithm::Auto).unwrap();
+/// assert_eq!(r.dist_f64(2), 12.0);
+/// assert!(times.kernel_seconds.is_none());
+/// ```
+pub enum SsspRunner {
+    /// The CPU code.
+    Cpu,
+    /// A GPU with the graph on it.
+    Cuda(Box<cuda::GpuSssp>),
+}
+
+impl SsspRunner {
+    /// Prepares shortest paths on `device` (resolved: [`Device::Cpu`] or
+    /// [`Device::Cuda`]); on a GPU this uploads `g`.
+    ///
+    /// # Errors
+    /// As [`cuda::GpuSssp::new`]; [`Error::InvalidArgument`] for [`Device::Auto`].
+    pub fn new(device: Device, g: &Graph) -> Result<SsspRunner> {
+        match device {
+            Device::Cpu => Ok(SsspRunner::Cpu),
+            Device::Cuda(i) => {
+                let gpu = crate::cuda::Gpu::open(i)?;
+                Ok(SsspRunner::Cuda(Box::new(cuda::GpuSssp::new(&gpu, g)?)))
+            }
+            Device::Auto => Err(Error::InvalidArgument(
+                "resolve the device (Device::resolve) before preparing a search".into(),
+            )),
+        }
+    }
+
+    /// Shortest paths from `source` (an internal id) of `g`, the graph given to
+    /// [`SsspRunner::new`], by `algorithm`.
+    ///
+    /// # Errors
+    /// As [`sssp`] and [`cuda::GpuSssp::run`].
+    pub fn run(
+        &mut self,
+        g: &Graph,
+        source: VertexId,
+        algorithm: &Algorithm,
+    ) -> Result<(SsspResult, RunTimes)> {
+        match self {
+            SsspRunner::Cpu => {
+                let start = std::time::Instant::now();
+                let r = sssp(g, source, algorithm)?;
+                let seconds = start.elapsed().as_secs_f64();
+                Ok((
+                    r,
+                    RunTimes {
+                        seconds,
+                        kernel_seconds: None,
+                    },
+                ))
+            }
+            SsspRunner::Cuda(gpu) => {
+                let (r, t) = gpu.run(g, source, algorithm)?;
+                Ok((
+                    r,
+                    RunTimes {
+                        seconds: t.total_seconds,
+                        kernel_seconds: Some(t.kernel_seconds),
+                    },
+                ))
+            }
         }
     }
 }

@@ -7,6 +7,8 @@
 // Every test file compiles its own copy and none uses all of it.
 #![allow(dead_code)]
 
+pub mod sssp;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -1,4 +1,5 @@
 // Kernels of the GPU breadth-first search; bfs/cuda/mod.rs drives them level by level.
+// cuda/common.cuh (types, the grid barrier, block scans) is compiled in front of this file.
 //
 // State: depth[v] (UNVISITED until reached) and parent[v]. A vertex is written by every
 // thread that finds it in the same level, each writing the same depth and a valid parent,
@@ -21,18 +22,12 @@
 //   both modes, class 4: the frontier's hubs (out-degree > tau), for the switch and for
 //     the bottom-up hub cache.
 
-typedef unsigned int u32;
-typedef unsigned long long u64;
 
 #define UNVISITED 0xffffffffu
 #define NCLASS 5
-#define WARPS_MAX 32
 // Entries of the bottom-up hub cache (a power of two; 16 KiB of shared memory).
 #define HUB_CACHE 4096
 
-// Reads data that other blocks write during a launch (from L2, bypassing the SM's L1
-// cache, which could hold a copy from before another block's write).
-__device__ __forceinline__ u32 ld(const u32* p) { return __ldcg(p); }
 
 // Every vertex unvisited except the source; first[0] = source (the first frontier, as
 // a list); the append counters of bfs_enterprise (bar[3..6]) zero.
@@ -137,40 +132,6 @@ __device__ void block_scan_classes(const u32* x, u32* before, u32* total, u32* s
     }
 }
 
-// ---- The queued search: one cooperative launch for the whole traversal ----------------
-
-// Sub-counters of the grid barrier: arrivals spread over them instead of queueing on
-// one address (a two-level tree).
-#define BARRIER_FANIN 16
-
-// Grid-wide barrier; every block is resident (cooperative launch). Block b arrives at
-// bar[8 + b % BARRIER_FANIN]; the last arrival there arrives at bar[0]; the last arrival
-// at bar[0] bumps the generation bar[1], which the waiting blocks watch.
-__device__ void grid_sync(u32* bar) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        volatile u32* gen = bar + 1;
-        u32 g = *gen;
-        u32 groups = min((u32)BARRIER_FANIN, gridDim.x);
-        u32 k = blockIdx.x % groups;
-        u32 members = gridDim.x / groups + (k < gridDim.x % groups ? 1 : 0);
-        __threadfence();
-        bool released = false;
-        if (atomicAdd(bar + 8 + k, 1) == members - 1) {
-            atomicExch(bar + 8 + k, 0);
-            if (atomicAdd(bar, 1) == groups - 1) {
-                atomicExch(bar, 0);
-                __threadfence();
-                atomicAdd(bar + 1, 1);
-                released = true;
-            }
-        }
-        if (!released)
-            while (*gen == g) __nanosleep(20);
-        __threadfence();
-    }
-    __syncthreads();
-}
 
 // Items a thread takes at once: four consecutive ones, read with one 16-byte load.
 #define PER 4
@@ -302,26 +263,6 @@ __device__ void classify_place(const u32* counts, Placed& p) {
     p.total[NCLASS] = base;
 }
 
-// Exclusive prefix sum over the block of one 64-bit value per thread, in thread order;
-// *total gets the block's sum.
-__device__ u64 block_exclusive_scan64(u64 x, u64* scratch, u64* total) {
-    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    u64 y = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        u64 t = __shfl_up_sync(0xffffffffu, y, o);
-        if (lane >= o) y += t;
-    }
-    __syncthreads();
-    if (lane == 31) scratch[warp] = y;
-    __syncthreads();
-    u64 before = 0, all = 0;
-    for (u32 w = 0; w < blockDim.x / 32; w++) {
-        if (w < warp) before += scratch[w];
-        all += scratch[w];
-    }
-    *total = all;
-    return before + y - x;
-}
 
 // Bits per class in a packed count: a round has at most PER * 256 = 1024 items per class
 // (blocks of 256 threads), and five fields of 12 bits fit 64.
@@ -368,16 +309,7 @@ __device__ __forceinline__ void claim(u32* depth, u32* parent, u32 u, u32 w, boo
                                       u32 next, u32* app, u32* ctr) {
     bool won = open && atomicCAS(depth + w, UNVISITED, next) == UNVISITED;
     if (won) parent[w] = u;
-    unsigned active = __activemask();
-    unsigned winners = __ballot_sync(active, won);
-    if (winners) {
-        u32 lane = threadIdx.x & 31;
-        int leader = __ffs(winners) - 1;
-        u32 base = 0;
-        if (lane == (u32)leader) base = atomicAdd(ctr, __popc(winners));
-        base = __shfl_sync(active, base, leader);
-        if (won) app[base + __popc(winners & ((1u << lane) - 1))] = w;
-    }
+    warp_append(won, w, app, ctr);
 }
 
 // Arcs a thread handles at once in an expansion: it issues all their loads before it

@@ -60,11 +60,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PinnedHostSlice, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
 use rayon::prelude::*;
 
 use super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
-use crate::cuda::{gpu_err, grid_for, Gpu, GpuTimes, KernelSource};
+use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Csr, Graph, VertexId};
 
@@ -402,7 +402,7 @@ impl GpuBfs {
             .arg(&mut self.barrier);
         // SAFETY: the arguments match bfs_reset's parameters; depth, parent and qb hold n
         // elements (at least one), the barrier BARRIER_WORDS.
-        unsafe { b.launch(cfg(blocks, threads)) }.map_err(gpu_err)?;
+        unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
         Ok(())
     }
 
@@ -432,7 +432,7 @@ impl GpuBfs {
                 .arg(&mut self.flag);
             // SAFETY: the arguments match bfs_td_baseline / bfs_bu_baseline; the CSR has
             // n + 1 offsets and targets below n.
-            unsafe { b.launch(cfg(blocks, threads)) }.map_err(gpu_err)?;
+            unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
             if self.gpu.read_pinned(&self.flag, 1, &mut self.flag_host)?[0] == 0 {
                 break;
             }
@@ -492,7 +492,7 @@ impl GpuBfs {
         // TRACE_LINES lines. The cooperative launch makes
         // every block resident, which the grid-wide barrier needs; `blocks` is within the
         // occupancy the driver reported.
-        unsafe { b.launch_cooperative(cfg(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
         if std::env::var_os("WARPGRAPH_TRACE").is_some() {
             self.print_trace()?;
         }
@@ -563,14 +563,6 @@ fn hub_threshold(out: &Csr) -> u64 {
     }
     let k = degrees.len() - HUB_CACHE;
     *degrees.select_nth_unstable(k).1
-}
-
-fn cfg(blocks: u32, threads: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (blocks.max(1), 1, 1),
-        block_dim: (threads, 1, 1),
-        shared_mem_bytes: 0,
-    }
 }
 
 /// Breadth-first search from `source` on `gpu`: uploads `g`, searches, and returns the

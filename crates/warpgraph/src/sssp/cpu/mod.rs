@@ -34,7 +34,9 @@ pub use dijkstra::dijkstra;
 pub(crate) use bellman_ford::bellman_ford_with;
 pub(crate) use bellman_ford_queue::bellman_ford_queue_with;
 pub(crate) use delta_stepping::delta_stepping_with;
+pub(crate) use delta_stepping::resolve_delta;
 pub(crate) use dijkstra::dijkstra_with;
+pub(crate) use parents::derive as derive_parents;
 
 use std::any::Any;
 use std::ops::Range;

@@ -1,0 +1,78 @@
+// Device code shared by every kernel file: compiled in front of each one (cuda/mod.rs).
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+#define WARPS_MAX 32
+
+// Reads data that other blocks write during a launch (from L2, bypassing the SM's L1
+// cache, which could hold a copy from before another block's write).
+__device__ __forceinline__ u32 ld(const u32* p) { return __ldcg(p); }
+
+// Sub-counters of the grid barrier: arrivals spread over them instead of queueing on
+// one address (a two-level tree).
+#define BARRIER_FANIN 16
+
+// Grid-wide barrier; every block is resident (cooperative launch). Block b arrives at
+// bar[8 + b % BARRIER_FANIN]; the last arrival there arrives at bar[0]; the last arrival
+// at bar[0] bumps the generation bar[1], which the waiting blocks watch.
+__device__ void grid_sync(u32* bar) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile u32* gen = bar + 1;
+        u32 g = *gen;
+        u32 groups = min((u32)BARRIER_FANIN, gridDim.x);
+        u32 k = blockIdx.x % groups;
+        u32 members = gridDim.x / groups + (k < gridDim.x % groups ? 1 : 0);
+        __threadfence();
+        bool released = false;
+        if (atomicAdd(bar + 8 + k, 1) == members - 1) {
+            atomicExch(bar + 8 + k, 0);
+            if (atomicAdd(bar, 1) == groups - 1) {
+                atomicExch(bar, 0);
+                __threadfence();
+                atomicAdd(bar + 1, 1);
+                released = true;
+            }
+        }
+        if (!released)
+            while (*gen == g) __nanosleep(20);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Exclusive prefix sum over the block of one 64-bit value per thread, in thread order;
+// *total gets the block's sum.
+__device__ u64 block_exclusive_scan64(u64 x, u64* scratch, u64* total) {
+    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    u64 y = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        u64 t = __shfl_up_sync(0xffffffffu, y, o);
+        if (lane >= o) y += t;
+    }
+    __syncthreads();
+    if (lane == 31) scratch[warp] = y;
+    __syncthreads();
+    u64 before = 0, all = 0;
+    for (u32 w = 0; w < blockDim.x / 32; w++) {
+        if (w < warp) before += scratch[w];
+        all += scratch[w];
+    }
+    *total = all;
+    return before + y - x;
+}
+
+// Appends v to list[] for every calling lane whose `want` is set, one atomic add on *ctr
+// per warp. Every active lane of the warp calls it.
+__device__ __forceinline__ void warp_append(bool want, u32 v, u32* list, u32* ctr) {
+    unsigned active = __activemask();
+    unsigned takers = __ballot_sync(active, want);
+    if (takers) {
+        u32 lane = threadIdx.x & 31;
+        int leader = __ffs(takers) - 1;
+        u32 base = 0;
+        if (lane == (u32)leader) base = atomicAdd(ctr, __popc(takers));
+        base = __shfl_sync(active, base, leader);
+        if (want) list[base + __popc(takers & ((1u << lane) - 1))] = v;
+    }
+}

@@ -1,0 +1,513 @@
+//! Single-source shortest paths on an NVIDIA GPU.
+//!
+//! **Computes** the same [`SsspResult`] as the CPU backend: distances (`i64` for integer
+//! and unweighted graphs, `f64` for float weights) and a shortest-path tree.
+//!
+//! **Method** (kernels in `sssp.cu`, each one cooperative launch for the whole search):
+//! - `delta-stepping`, `dijkstra-parallel`, `auto` (non-negative weights): near-far
+//!   buckets. Vertices are settled bucket by bucket (width delta, Meyer and Sanders'
+//!   order; Davidson et al.'s near/far split): the bucket's list is expanded, the vertices
+//!   it lowers below the bucket's end forming the next list (each once, by a per-vertex
+//!   stamp), until the list is empty; a scan of all distances then collects the next
+//!   non-empty bucket. Lists are built by warp-aggregated appends; a vertex of fewer than
+//!   32 arcs is expanded by a thread, up to 1,023 by a warp, and bigger ones as one flat
+//!   range of arcs shared by the whole grid. `dijkstra-parallel` is seed 002's rule: a
+//!   bucket as wide as the smallest arc weight settles every vertex within that width
+//!   of the minimum at once (Crauser et al.).
+//! - `bellman-ford-queue` (and `auto` with negative weights): the same kernel with one
+//!   bucket of infinite width: a work-list of the vertices changed by the last pass,
+//!   without duplicates. A list still non-empty after n passes proves a negative cycle.
+//! - `bellman-ford`: rounds over all vertices; those changed in the previous round relax
+//!   their arcs; a round that changes nothing ends it, and n rounds that all change
+//!   something prove a negative cycle.
+//!
+//! Distances are lowered with atomic minimum; parents are chosen from the final
+//! distances on the GPU by the CPU backend's rule (the smallest u of a tight arc
+//! u -> v), so both backends give the same tree. When a chosen arc weighs 0 or less the
+//! parents could form a cycle, and the host's breadth-first search over tight arcs (the
+//! CPU backend's code) decides instead. A negative cycle is detected on the GPU; the cycle reported is then found by the
+//! CPU's Bellman-Ford, so that it is the same one the CPU backend gives. A sum that does
+//! not fit the distance type is an overflow error, never a wrong distance.
+//!
+//! Not on the GPU yet: `dijkstra` (seed 000's ExtractMin) and the SpMV variants; asking
+//! for them with a GPU device is an [`Error::InvalidArgument`].
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
+
+use super::cpu::{self, ArcWeights, Unit};
+use super::{Algorithm, Delta, ShortestPaths, SsspResult};
+use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
+use crate::error::{Error, Result};
+use crate::graph::{Distance, Graph, VertexId, Weights};
+
+/// The kernels of this module.
+pub const KERNELS: KernelSource = KernelSource {
+    name: "sssp",
+    source: include_str!("sssp.cu"),
+};
+
+/// Threads per block of every kernel.
+const THREADS: u32 = 256;
+/// Resident blocks per multiprocessor for the cooperative launches.
+const BLOCKS_PER_SM: u32 = 4;
+/// Words of the barrier buffer (8 + BARRIER_FANIN of `common.cuh`).
+const BARRIER_WORDS: usize = 8 + 16;
+
+/// The weights on the GPU, and the suffix of the kernels for their type.
+enum DeviceWeights {
+    I32(CudaSlice<i32>),
+    I64(CudaSlice<i64>),
+    F32(CudaSlice<f32>),
+    F64(CudaSlice<f64>),
+}
+
+impl DeviceWeights {
+    /// Adds the weights to a kernel launch's arguments.
+    fn push_to<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        match self {
+            DeviceWeights::I32(w) => b.arg(w),
+            DeviceWeights::I64(w) => b.arg(w),
+            DeviceWeights::F32(w) => b.arg(w),
+            DeviceWeights::F64(w) => b.arg(w),
+        };
+    }
+}
+
+/// The kernels for one weight type.
+struct Kernels {
+    reset: CudaFunction,
+    near_far: CudaFunction,
+    rounds: CudaFunction,
+    parents: CudaFunction,
+    parents_init: CudaFunction,
+}
+
+/// A graph on the GPU, ready for shortest-path searches from any number of sources.
+pub struct GpuSssp {
+    gpu: Arc<Gpu>,
+    k: Kernels,
+    n: u32,
+    off: CudaSlice<u64>,
+    tgt: CudaSlice<u32>,
+    w: DeviceWeights,
+    /// Distances, as the bits of `i64` or `f64`.
+    dist: CudaSlice<u64>,
+    /// List stamps (near-far) or round marks (rounds), per vertex.
+    stamp: CudaSlice<u32>,
+    qa: CudaSlice<u32>,
+    qb: CudaSlice<u32>,
+    big: CudaSlice<u32>,
+    parent: CudaSlice<u32>,
+    barrier: CudaSlice<u32>,
+    gmin: CudaSlice<u64>,
+    flags: CudaSlice<u32>,
+    passes: CudaSlice<u32>,
+    blocks: u32,
+    /// The smallest arc weight and whether some arc is negative.
+    min_weight: f64,
+    negative: bool,
+    dist_host: PinnedHostSlice<u64>,
+    parent_host: PinnedHostSlice<u32>,
+    flags_host: PinnedHostSlice<u32>,
+    upload_seconds: f64,
+}
+
+/// Device bytes a search of `g` needs: the CSR with its weights, distances, stamps,
+/// parents, three lists of n vertices, and the counters.
+pub fn bytes_needed(g: &Graph) -> u64 {
+    let n = g.num_vertices() as u64;
+    let m = g.out().num_arcs();
+    let wbytes = match g.out().weights() {
+        Weights::None | Weights::I32(_) | Weights::F32(_) => 4,
+        Weights::I64(_) | Weights::F64(_) => 8,
+    };
+    8 * (n + 1) + (4 + wbytes) * m + 8 * n + 4 * n * 5 + 4 * 64
+}
+
+impl GpuSssp {
+    /// Uploads `g` to `gpu` and allocates the search state, after checking that it fits.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] (needed vs free device memory) when it does not fit;
+    /// [`Error::Gpu`] for a driver or compile error.
+    pub fn new(gpu: &Arc<Gpu>, g: &Graph) -> Result<GpuSssp> {
+        let n = g.num_vertices();
+        let csr = g.out();
+        gpu.check_memory(
+            || {
+                format!(
+                    "shortest paths on a graph of {n} vertices and {} arcs",
+                    csr.num_arcs()
+                )
+            },
+            bytes_needed(g),
+        )?;
+        let start = Instant::now();
+        let (w, suffix, min_weight) = match csr.weights() {
+            Weights::None => {
+                let ones = vec![1i32; csr.targets().len()];
+                (DeviceWeights::I32(gpu.upload(&ones)?), "i32", 1.0)
+            }
+            Weights::I32(w) => (DeviceWeights::I32(gpu.upload(w)?), "i32", min_of(w)),
+            Weights::I64(w) => (DeviceWeights::I64(gpu.upload(w)?), "i64", min_of(w)),
+            Weights::F32(w) => (DeviceWeights::F32(gpu.upload(w)?), "f32", min_of(w)),
+            Weights::F64(w) => (DeviceWeights::F64(gpu.upload(w)?), "f64", min_of(w)),
+        };
+        let f = |name: &str| gpu.function(&KERNELS, &format!("{name}_{suffix}"));
+        let k = Kernels {
+            reset: f("sssp_reset")?,
+            near_far: f("sssp_near_far")?,
+            rounds: f("sssp_rounds")?,
+            parents: f("sssp_parents")?,
+            parents_init: gpu.function(&KERNELS, "sssp_parents_init")?,
+        };
+        let per_sm = [&k.near_far, &k.rounds]
+            .iter()
+            .map(|f| f.occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None))
+            .try_fold(BLOCKS_PER_SM, |a, r| r.map(|b| a.min(b)))
+            .map_err(gpu_err)?;
+        if per_sm == 0 {
+            return Err(Error::Gpu(
+                "the SSSP kernels cannot run on this GPU: no block fits a multiprocessor".into(),
+            ));
+        }
+        let s = GpuSssp {
+            k,
+            n: n as u32,
+            off: gpu.upload(csr.offsets())?,
+            tgt: gpu.upload(csr.targets())?,
+            w,
+            dist: gpu.zeros(n)?,
+            stamp: gpu.zeros(n)?,
+            qa: gpu.zeros(n)?,
+            qb: gpu.zeros(n)?,
+            big: gpu.zeros(n)?,
+            parent: gpu.zeros(n)?,
+            barrier: gpu.zeros(BARRIER_WORDS)?,
+            gmin: gpu.zeros(2)?,
+            flags: gpu.zeros(3)?,
+            passes: gpu.zeros(1)?,
+            blocks: per_sm * gpu.info().multiprocessors,
+            negative: min_weight < 0.0,
+            min_weight,
+            dist_host: gpu.pinned(n.max(1))?,
+            parent_host: gpu.pinned(n.max(1))?,
+            flags_host: gpu.pinned(3)?,
+            upload_seconds: 0.0,
+            gpu: gpu.clone(),
+        };
+        gpu.stream().synchronize().map_err(gpu_err)?;
+        Ok(GpuSssp {
+            upload_seconds: start.elapsed().as_secs_f64(),
+            ..s
+        })
+    }
+
+    /// Seconds the upload and allocation took.
+    pub fn upload_seconds(&self) -> f64 {
+        self.upload_seconds
+    }
+
+    /// Shortest paths from `source` (an internal id) of `g` (the graph given to
+    /// [`GpuSssp::new`]) by `algorithm`.
+    ///
+    /// # Errors
+    /// As [`crate::sssp::sssp`]; and [`Error::InvalidArgument`] for a method without GPU
+    /// code (`dijkstra`), [`Error::Gpu`] for a driver error.
+    pub fn run(
+        &mut self,
+        g: &Graph,
+        source: VertexId,
+        algorithm: &Algorithm,
+    ) -> Result<(SsspResult, GpuTimes)> {
+        cpu::check_inputs(g.out(), None, Some(source))?;
+        let csr = g.out();
+        macro_rules! typed {
+            ($w:expr, $wrap:path) => {
+                self.typed(g, $w, source, algorithm)
+                    .map(|(p, t)| ($wrap(p), t))
+            };
+        }
+        match csr.weights() {
+            Weights::None => typed!(&Unit, SsspResult::Int),
+            Weights::I32(w) => typed!(&w[..], SsspResult::Int),
+            Weights::I64(w) => typed!(&w[..], SsspResult::Int),
+            Weights::F32(w) => typed!(&w[..], SsspResult::Float),
+            Weights::F64(w) => typed!(&w[..], SsspResult::Float),
+        }
+    }
+
+    fn typed<A: ArcWeights + ?Sized>(
+        &mut self,
+        g: &Graph,
+        w: &A,
+        source: VertexId,
+        algorithm: &Algorithm,
+    ) -> Result<(ShortestPaths<A::D>, GpuTimes)>
+    where
+        A::D: GpuDistance,
+    {
+        let csr = g.out();
+        let refuse_negative = |name: &str| -> Result<()> {
+            match self.negative {
+                true => Err(cpu::first_negative(csr, w, name).unwrap_or_else(|| {
+                    Error::InvalidArgument(format!("{name} needs non-negative weights"))
+                })),
+                false => Ok(()),
+            }
+        };
+        // Near-far with this width (0: the work-list), or rounds.
+        let method = match algorithm {
+            Algorithm::Dijkstra => {
+                return Err(Error::InvalidArgument(
+                    "dijkstra (seed 000's ExtractMin) has no GPU code yet; on the GPU use \
+                     dijkstra-parallel, delta-stepping or auto"
+                        .into(),
+                ))
+            }
+            Algorithm::DeltaStepping(delta) => {
+                refuse_negative("delta-stepping")?;
+                Some(self.width(csr, w, *delta)?)
+            }
+            Algorithm::DijkstraParallel => {
+                refuse_negative("dijkstra-parallel")?;
+                Some(smallest_positive_width::<A::D>(self.min_weight))
+            }
+            Algorithm::Auto if !self.negative => Some(self.width(csr, w, Delta::Auto)?),
+            Algorithm::Auto | Algorithm::BellmanFordQueue => Some(0.0),
+            Algorithm::BellmanFord => None,
+        };
+        let start = Instant::now();
+        let timer = self.gpu.timer()?;
+        self.launch_reset(source)?;
+        match method {
+            Some(width) => self.launch_near_far(A::D::device_delta(width))?,
+            None => self.launch_rounds(source)?,
+        }
+        // Parents on the GPU (meaningless, and ignored, when the search failed).
+        self.launch_parents(source, !g.is_directed())?;
+        let done = timer.kernels_done(&self.gpu)?;
+        let flags = self.gpu.read_pinned(&self.flags, 3, &mut self.flags_host)?;
+        let (overflow, cycle, cyclic_parents) = (flags[0] != 0, flags[1] != 0, flags[2] != 0);
+        let n = self.n as usize;
+        let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
+        let dist: Vec<A::D> = bits.iter().map(|&b| A::D::from_bits(b)).collect();
+        if cycle {
+            // The GPU proved a cycle; the CPU's Bellman-Ford names it.
+            return Err(
+                match cpu::bellman_ford_with(csr, w, !g.is_directed(), source) {
+                    Err(e @ Error::NegativeCycle { .. }) => e,
+                    Err(e) => e,
+                    Ok(_) => Error::Gpu(
+                        "the GPU found a negative cycle that the CPU's Bellman-Ford does not: \
+                         please report this"
+                            .into(),
+                    ),
+                },
+            );
+        }
+        if overflow {
+            cpu::check_unrepresentable(csr, &dist)?;
+            return Err(Error::Overflow(
+                "a path's length does not fit the distance type".into(),
+            ));
+        }
+        // A chosen arc of weight <= 0 could close a cycle of parents: then the host's
+        // breadth-first search over tight arcs decides.
+        let parent = if cyclic_parents {
+            cpu::derive_parents(csr, w, !g.is_directed(), &dist, source)?
+        } else {
+            self.gpu
+                .read_pinned(&self.parent, n, &mut self.parent_host)?
+                .to_vec()
+        };
+        let mut times = timer.finish(&done)?;
+        times.total_seconds = start.elapsed().as_secs_f64();
+        Ok((
+            ShortestPaths {
+                source,
+                dist,
+                parent,
+            },
+            times,
+        ))
+    }
+
+    /// The bucket width for `delta` on the GPU. The rules of seed 000 are the CPU's; the
+    /// automatic one is the GPU's own: a GPU wants buckets far wider than 16 threads do.
+    fn width<A: ArcWeights + ?Sized>(
+        &self,
+        csr: &crate::graph::Csr,
+        w: &A,
+        delta: Delta,
+    ) -> Result<f64>
+    where
+        A::D: GpuDistance,
+    {
+        match delta {
+            Delta::Auto => {
+                let mean = cpu::resolve_delta(csr, w, Delta::Mean)?;
+                let n = csr.num_vertices().max(1) as f64;
+                let degree = (csr.targets().len() as f64 / n).max(1.0);
+                let x = AUTO_WIDTH * mean / (degree * degree);
+                let int = <A::D as GpuDistance>::INTEGER;
+                Ok(if int { x.floor().max(1.0) } else { x })
+            }
+            d => cpu::resolve_delta(csr, w, d),
+        }
+    }
+
+    fn launch_reset(&mut self, source: u32) -> Result<()> {
+        let (blocks, threads) = grid_for(u64::from(self.n), THREADS);
+        let mut b = self.gpu.stream().launch_builder(&self.k.reset);
+        b.arg(&mut self.dist)
+            .arg(&mut self.stamp)
+            .arg(&self.n)
+            .arg(&source)
+            .arg(&mut self.qa)
+            .arg(&mut self.barrier)
+            .arg(&mut self.flags)
+            .arg(&mut self.gmin);
+        // SAFETY: the arguments match sssp_reset_*'s parameters: dist, stamp and qa hold
+        // n (at least one) entries, the barrier BARRIER_WORDS, flags three, gmin two.
+        unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
+    fn launch_near_far(&mut self, delta: DeviceDelta) -> Result<()> {
+        let stream = self.gpu.stream().clone();
+        let mut b = stream.launch_builder(&self.k.near_far);
+        b.arg(&self.off).arg(&self.tgt);
+        self.w.push_to(&mut b);
+        b.arg(&mut self.dist).arg(&mut self.stamp).arg(&self.n);
+        match &delta {
+            DeviceDelta::Int(x) => b.arg(x),
+            DeviceDelta::Float(x) => b.arg(x),
+        };
+        b.arg(&mut self.qa)
+            .arg(&mut self.qb)
+            .arg(&mut self.big)
+            .arg(&mut self.barrier)
+            .arg(&mut self.gmin)
+            .arg(&mut self.flags)
+            .arg(&mut self.passes);
+        // SAFETY: the arguments match sssp_near_far_*'s parameters (the weight and delta
+        // types are the kernel's suffix); the lists hold n entries, the barrier
+        // BARRIER_WORDS zeroed counters (reset zeroes the list counters). The cooperative
+        // launch keeps every block resident for the grid barrier, within the occupancy
+        // the driver reported.
+        unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
+    fn launch_parents(&mut self, source: u32, symmetric: bool) -> Result<()> {
+        let stream = self.gpu.stream().clone();
+        let (blocks, threads) = grid_for(u64::from(self.n), THREADS);
+        let mut b = stream.launch_builder(&self.k.parents_init);
+        b.arg(&mut self.parent)
+            .arg(&self.n)
+            .arg(&source)
+            .arg(&mut self.flags);
+        // SAFETY: matches sssp_parents_init; parent holds n entries, flags three.
+        unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+        let symmetric = u32::from(symmetric);
+        let mut b = stream.launch_builder(&self.k.parents);
+        b.arg(&self.off).arg(&self.tgt);
+        self.w.push_to(&mut b);
+        b.arg(&self.dist)
+            .arg(&mut self.parent)
+            .arg(&self.n)
+            .arg(&source)
+            .arg(&symmetric)
+            .arg(&mut self.flags);
+        // SAFETY: matches sssp_parents_*; dist and parent hold n entries (dist final).
+        unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
+    fn launch_rounds(&mut self, source: u32) -> Result<()> {
+        let stream = self.gpu.stream().clone();
+        let mut b = stream.launch_builder(&self.k.rounds);
+        b.arg(&self.off).arg(&self.tgt);
+        self.w.push_to(&mut b);
+        b.arg(&mut self.dist)
+            .arg(&mut self.stamp)
+            .arg(&self.n)
+            .arg(&source)
+            .arg(&mut self.barrier)
+            .arg(&mut self.flags)
+            .arg(&mut self.passes);
+        // SAFETY: the arguments match sssp_rounds_*'s parameters; stamp holds n entries
+        // (the round marks), the barrier BARRIER_WORDS. Cooperative, as above.
+        unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+}
+
+/// The automatic GPU bucket width is `AUTO_WIDTH * mean weight / mean degree^2`: the
+/// CPU's rule (`4 t w / d^2`) with the GPU's parallelism in place of `4 t`. Fitted on the
+/// H200 (BENCHMARKS.md): best near 8 on Kronecker 22 with weights 1..255 (degree 31),
+/// 2048 and more on a 2048 x 2048 grid (degree 4).
+const AUTO_WIDTH: f64 = 256.0;
+
+/// The bucket width of `dijkstra-parallel`: the smallest arc weight, or the smallest
+/// positive step of the distance type when that is 0.
+fn smallest_positive_width<D: GpuDistance>(min_weight: f64) -> f64 {
+    match (min_weight > 0.0, D::INTEGER) {
+        (true, true) => min_weight.floor().max(1.0),
+        (true, false) => min_weight,
+        (false, true) => 1.0,
+        (false, false) => f64::MIN_POSITIVE,
+    }
+}
+
+/// The smallest of some weights as `f64` (0 for none).
+fn min_of<W: crate::graph::Weight>(w: &[W]) -> f64 {
+    use rayon::prelude::*;
+    match w.is_empty() {
+        true => 0.0,
+        false => w
+            .par_iter()
+            .map(|&x| x.to_f64())
+            .reduce(|| f64::INFINITY, f64::min),
+    }
+}
+
+/// A bucket width as the kernel takes it.
+enum DeviceDelta {
+    Int(i64),
+    Float(f64),
+}
+
+/// Distances as the GPU keeps them (`i64` or `f64` bits).
+trait GpuDistance: Distance {
+    /// Whether distances are integers.
+    const INTEGER: bool;
+    /// The distance of these bits.
+    fn from_bits(b: u64) -> Self;
+    /// A width as the kernel of this distance type takes it.
+    fn device_delta(width: f64) -> DeviceDelta;
+}
+
+impl GpuDistance for i64 {
+    const INTEGER: bool = true;
+    fn from_bits(b: u64) -> i64 {
+        b as i64
+    }
+    fn device_delta(width: f64) -> DeviceDelta {
+        DeviceDelta::Int(width as i64)
+    }
+}
+
+impl GpuDistance for f64 {
+    const INTEGER: bool = false;
+    fn from_bits(b: u64) -> f64 {
+        f64::from_bits(b)
+    }
+    fn device_delta(width: f64) -> DeviceDelta {
+        DeviceDelta::Float(width)
+    }
+}

@@ -1,0 +1,478 @@
+// Kernels of the GPU single-source shortest paths; sssp/cuda/mod.rs drives them.
+// cuda/common.cuh (types, the grid barrier, block scans, warp appends) comes first.
+//
+// Distances are i64 (integer and unit weights, infinity = INT64_MAX) or f64 (float
+// weights, infinity = +inf), lowered with atomic minimum; parents are derived on the host
+// from the final distances (sssp/cpu/parents.rs, shared with the CPU backend). A sum that
+// does not fit the distance type sets flags[FLAG_OVERFLOW] and is dropped: the host reports an
+// overflow error, never a wrong distance.
+//
+// Every kernel is instantiated for the weight / distance pairs (i32, i64), (i64, i64),
+// (f32, f64), (f64, f64), named with the suffix _i32, _i64, _f32, _f64.
+
+typedef long long i64;
+
+// Flags the host reads after a search.
+#define FLAG_OVERFLOW 0
+#define FLAG_NEGATIVE_CYCLE 1
+#define FLAG_PARENTS 2
+
+// Arcs a thread handles at once (all their loads issued before any is used).
+#define UNROLL 4
+// Vertices of at least this many arcs are expanded by the whole grid (see expand_big).
+#define BIG 1024
+// Entries of the shared-memory table of expand_big.
+#define TABLE 4096
+
+template <typename D> struct Dist;
+
+template <> struct Dist<i64> {
+    static __device__ __forceinline__ i64 inf() { return 0x7fffffffffffffffLL; }
+    static __device__ __forceinline__ i64 zero() { return 0; }
+    // d + w into out; false when it does not fit (INT64_MAX is infinity).
+    static __device__ __forceinline__ bool add(i64 d, i64 w, i64& out) {
+        if (w > 0 ? d >= inf() - w : d < (-inf() - 1) - w) return false;
+        out = d + w;
+        return true;
+    }
+    static __device__ __forceinline__ i64 load(const i64* p) { return __ldcg(p); }
+    static __device__ __forceinline__ i64 atomic_min(i64* p, i64 v) {
+        return atomicMin((long long*)p, (long long)v);
+    }
+    // The next bucket boundary above m for buckets of width delta from lo.
+    static __device__ __forceinline__ i64 boundary(i64 lo, i64 m, i64 delta) {
+        i64 k = (m - lo) / delta + 1;
+        i64 out;
+        return add(lo, k * delta, out) ? out : inf();
+    }
+};
+
+template <> struct Dist<double> {
+    static __device__ __forceinline__ double inf() { return __longlong_as_double(0x7ff0000000000000LL); }
+    static __device__ __forceinline__ double zero() { return 0.0; }
+    static __device__ __forceinline__ bool add(double d, double w, double& out) {
+        out = d + w;
+        return isfinite(out);
+    }
+    static __device__ __forceinline__ double load(const double* p) { return __ldcg(p); }
+    static __device__ __forceinline__ double atomic_min(double* p, double v) {
+        unsigned long long* a = (unsigned long long*)p;
+        unsigned long long old = __ldcg(a);
+        while (v < __longlong_as_double(old)) {
+            unsigned long long seen = atomicCAS(a, old, __double_as_longlong(v));
+            if (seen == old) break;
+            old = seen;
+        }
+        return __longlong_as_double(old);
+    }
+    static __device__ __forceinline__ double boundary(double lo, double m, double delta) {
+        double out = lo + (floor((m - lo) / delta) + 1.0) * delta;
+        // A width too small to move m (or one the division overflows) still makes a
+        // bucket: [m, the next double).
+        return out > m ? out : nextafter(m, inf());
+    }
+};
+
+// Every distance infinite except the source's; the first list holds the source; the
+// list counters (bar[3..8)) and flags zero; stamps zero; both gmin infinite.
+template <typename D>
+__device__ void reset(D* dist, u32* stamp, u32 n, u32 source, u32* first, u32* bar, u32* flags,
+                      D* gmin) {
+    if (blockIdx.x == 0 && threadIdx.x < 5) bar[3 + threadIdx.x] = 0;
+    if (blockIdx.x == 0 && threadIdx.x < 2) flags[threadIdx.x] = 0;
+    if (blockIdx.x == 0 && threadIdx.x < 2) gmin[threadIdx.x] = Dist<D>::inf();
+    if (blockIdx.x == 0 && threadIdx.x == 0) first[0] = source;
+    for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        dist[v] = v == source ? Dist<D>::zero() : Dist<D>::inf();
+        stamp[v] = 0;
+    }
+}
+
+// What a relaxation needs.
+template <typename W, typename D> struct Relax {
+    const u64* off;
+    const u32* tgt;
+    const W* wt;
+    D* dist;
+    u32* stamp;
+    u32* flags;
+    D hi;        // an improved vertex joins the next list only below this
+    u32* next;   // the next list and its counter
+    u32* ctr;
+    u32 mark;    // the next list's stamp (a vertex joins a list once)
+};
+
+// Relaxes the arcs first, first + stride, ... (below end) of u, at distance du. Every
+// target improved below r.hi joins the next list (once). All active lanes call it.
+template <typename W, typename D>
+__device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, D du, u64 first, u64 end,
+                                           u32 stride) {
+    for (u64 e = first; e < end; e += (u64)UNROLL * stride) {
+        u32 v[UNROLL];
+        D w[UNROLL], dv[UNROLL];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            u64 f = e + (u64)k * stride;
+            bool in = f < end;
+            v[k] = in ? r.tgt[f] : 0xffffffffu;
+            w[k] = in ? (D)r.wt[f] : Dist<D>::zero();
+        }
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++)
+            dv[k] = v[k] != 0xffffffffu ? Dist<D>::load(r.dist + v[k]) : Dist<D>::zero();
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            bool join = false;
+            if (v[k] != 0xffffffffu) {
+                D nd;
+                if (!Dist<D>::add(du, w[k], nd)) {
+                    r.flags[FLAG_OVERFLOW] = 1;
+                } else if (nd < dv[k] && nd < Dist<D>::atomic_min(r.dist + v[k], nd)) {
+                    join = nd < r.hi && atomicExch(r.stamp + v[k], r.mark) != r.mark;
+                }
+            }
+            warp_append(join, v[k], r.next, r.ctr);
+        }
+    }
+}
+
+// Expands the list: a thread per vertex of fewer than 32 arcs, a warp per vertex of
+// 32..BIG-1 arcs (the warp takes its lanes' such vertices in turn), and vertices of BIG
+// arcs or more go to big[] (counter big_ctr) for expand_big after a barrier.
+template <typename W, typename D>
+__device__ void expand_list(const Relax<W, D>& r, const u32* list, u32 len, u32* big,
+                            u32* big_ctr) {
+    u32 lane = threadIdx.x & 31;
+    u32 threads = gridDim.x * blockDim.x;
+    for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < len; base += threads) {
+        u32 i = base + lane;
+        bool has = i < len;
+        u32 u = has ? ld(list + i) : 0;
+        u64 b = has ? r.off[u] : 0, e = has ? r.off[u + 1] : 0;
+        D du = has ? Dist<D>::load(r.dist + u) : Dist<D>::zero();
+        u64 deg = e - b;
+        warp_append(has && deg >= BIG, u, big, big_ctr);
+        if (has && deg < 32) relax_arcs(r, du, b, e, 1);
+        unsigned medium = __ballot_sync(0xffffffffu, has && deg >= 32 && deg < BIG);
+        while (medium) {
+            int src = __ffs(medium) - 1;
+            medium &= medium - 1;
+            D d = __shfl_sync(0xffffffffu, du, src);
+            u64 bb = __shfl_sync(0xffffffffu, b, src), ee = __shfl_sync(0xffffffffu, e, src);
+            relax_arcs(r, d, bb + lane, ee, 32);
+        }
+    }
+}
+
+// Expands the count vertices of big[] as one flat range of arcs shared by the whole grid
+// (as the BFS does): each block sums their degrees into sum[] (shared), and each thread
+// takes arcs j, j + threads, ... finding each one's vertex by binary search. More than
+// TABLE of them: a block per vertex.
+template <typename W, typename D>
+__device__ void expand_big(const Relax<W, D>& r, const u32* big, u32 count, u64* sum,
+                           u64* scratch) {
+    if (count > TABLE) {
+        for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
+            u32 u = ld(big + i);
+            relax_arcs(r, Dist<D>::load(r.dist + u), r.off[u] + threadIdx.x, r.off[u + 1],
+                       blockDim.x);
+        }
+        return;
+    }
+    u32 per = (count + blockDim.x - 1) / blockDim.x;
+    u32 lo = min(count, threadIdx.x * per), hi = min(count, lo + per);
+    u64 mine = 0;
+    for (u32 i = lo; i < hi; i++) {
+        u32 u = ld(big + i);
+        mine += r.off[u + 1] - r.off[u];
+    }
+    u64 total;
+    u64 run = block_exclusive_scan64(mine, scratch, &total);
+    for (u32 i = lo; i < hi; i++) {
+        u32 u = ld(big + i);
+        sum[i] = run;
+        run += r.off[u + 1] - r.off[u];
+    }
+    __syncthreads();
+    u64 threads = (u64)gridDim.x * blockDim.x;
+    for (u64 j = blockIdx.x * blockDim.x + threadIdx.x; j < total; j += threads) {
+        u32 l = 0, h = count - 1;  // the last i with sum[i] <= j
+        while (l < h) {
+            u32 m = (l + h + 1) / 2;
+            if (sum[m] <= j) l = m;
+            else h = m - 1;
+        }
+        u32 u = ld(big + l);
+        u64 f = r.off[u] + (j - sum[l]);
+        relax_arcs(r, Dist<D>::load(r.dist + u), f, f + 1, 1);
+    }
+    __syncthreads();  // sum[] is reused
+}
+
+// The smallest distance at least lo over the block, folded into *gmin (atomic minimum);
+// with collect, also appends every vertex with lo <= dist < hi to list (counter ctr).
+template <typename D>
+__device__ void scan_bucket(const D* dist, u32 n, D lo, D hi, D* gmin, u32* list, u32* ctr,
+                            u64* scratch) {
+    D best = Dist<D>::inf();
+    u32 threads = gridDim.x * blockDim.x;
+    for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n; base += threads) {
+        u32 v = base + (threadIdx.x & 31);
+        D d = v < n ? Dist<D>::load(dist + v) : Dist<D>::inf();
+        bool take = v < n && d >= lo && d < hi;
+        if (d >= hi && d < best) best = d;
+        warp_append(take, v, list, ctr);
+    }
+    // The block's minimum, then one atomic per block.
+    for (int o = 16; o > 0; o >>= 1) {
+        D x = __shfl_down_sync(0xffffffffu, best, o);
+        if (x < best) best = x;
+    }
+    D* s = (D*)scratch;
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) s[threadIdx.x >> 5] = best;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (u32 w = 1; w < blockDim.x / 32; w++)
+            if (s[w] < best) best = s[w];
+        if (best < Dist<D>::inf()) Dist<D>::atomic_min(gmin, best);
+    }
+    __syncthreads();
+}
+
+// Near-far buckets (delta-stepping's order, Davidson et al.'s near/far split, as one
+// cooperative launch). Vertices below hi are settled bucket by bucket: the current
+// bucket's list is expanded (improvements below hi join the next list, the others wait
+// in their distances), over and over until it is empty; then a scan of all distances
+// collects the next bucket, [hi, hi + delta), jumping over empty ones. With hi infinite
+// (delta 0) it is a Bellman-Ford work-list: every improvement joins the next list, and a
+// list still non-empty after n passes proves a negative cycle (flags).
+//
+// qa, qb, big: lists of n entries; bar: the barrier (8 + BARRIER_FANIN words, counters at
+// 3..8 zero); gmin: two distances, infinite. *passes_out: list passes run.
+template <typename W, typename D>
+__device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
+                         u32 n, D delta, u32* qa, u32* qb, u32* big, u32* bar, D* gmin,
+                         u32* flags, u32* passes_out) {
+    __shared__ u64 table[TABLE];
+    __shared__ u64 scratch[WARPS_MAX];
+    bool worklist = delta == Dist<D>::zero();
+    Relax<W, D> r = {off, tgt, wt, dist, stamp, flags, worklist ? Dist<D>::inf() : delta,
+                     qb, 0, 0};
+    u32* cur = qa;
+    u32 len = 1, pass = 0, advances = 0;
+    // Every pass (an expansion, or a scan for the next bucket) appends to counter
+    // bar[3 + (pass + 1) % 3], which every block reads after the pass's barrier, and
+    // clears bar[3 + (pass + 2) % 3], whose last reads came before the previous pass's
+    // barrier; likewise big[]'s counters bar[6 + pass % 2].
+    auto begin_pass = [&]() -> u32* {
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            bar[3 + (pass + 2) % 3] = 0;
+            bar[6 + (pass + 1) % 2] = 0;
+        }
+        return bar + 3 + (pass + 1) % 3;
+    };
+    for (;;) {
+        if (len == 0) {
+            if (worklist) break;
+            // The next bucket: [hi, hi + delta) if it holds anything, else the one of the
+            // smallest distance beyond (gmin alternates between advances; the other one
+            // is reset for the next).
+            D lo = r.hi, hi;
+            if (!Dist<D>::add(lo, delta, hi)) hi = Dist<D>::inf();
+            if (!(hi > lo)) hi = Dist<D>::boundary(lo, lo, delta);
+            D* g = gmin + (advances & 1);
+            if (blockIdx.x == 0 && threadIdx.x == 0) gmin[(advances + 1) & 1] = Dist<D>::inf();
+            advances++;
+            u32* ctr = begin_pass();
+            scan_bucket(dist, n, lo, hi, g, cur, ctr, scratch);
+            grid_sync(bar);
+            pass++;
+            len = ld(ctr);
+            if (len == 0) {
+                D m = Dist<D>::load(g);
+                if (!(m < Dist<D>::inf())) break;
+                hi = Dist<D>::boundary(lo, m, delta);
+                ctr = begin_pass();
+                scan_bucket(dist, n, lo, hi, g, cur, ctr, scratch);
+                grid_sync(bar);
+                pass++;
+                len = ld(ctr);
+            }
+            r.hi = hi;
+            continue;
+        }
+        if (worklist && pass >= n) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) flags[FLAG_NEGATIVE_CYCLE] = 1;
+            break;
+        }
+        u32* nxt = cur == qa ? qb : qa;
+        r.next = nxt;
+        r.ctr = begin_pass();
+        r.mark = pass + 1;
+        u32* big_ctr = bar + 6 + pass % 2;
+        expand_list(r, cur, len, big, big_ctr);
+        grid_sync(bar);
+        u32 nbig = ld(big_ctr);
+        if (nbig > 0) {
+            expand_big(r, big, nbig, table, scratch);
+            grid_sync(bar);
+        }
+        len = ld(r.ctr);
+        cur = nxt;
+        pass++;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *passes_out = pass;
+}
+
+// Bellman-Ford in rounds over the vertices: each round, every vertex that changed in the
+// previous one (active[v] == round) relaxes its arcs, marking what it lowers for the next
+// round; rounds end when one changes nothing, or after n rounds that still change
+// something (a negative cycle: flags).
+template <typename W, typename D>
+__device__ void rounds(const u64* off, const u32* tgt, const W* wt, D* dist, u32* active,
+                       u32 n, u32 source, u32* bar, u32* flags, u32* rounds_out) {
+    u32 threads = gridDim.x * blockDim.x;
+    u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    for (u32 v = t; v < n; v += threads) active[v] = v == source ? 1 : 0;
+    grid_sync(bar);
+    u32 round = 1;
+    for (;; round++) {
+        // bar[3 + round % 3] counts this round's blocks with changes, read by every block
+        // after the round's barrier; the next round's is cleared now (its last reads came
+        // before the barrier that ended round - 1).
+        if (blockIdx.x == 0 && threadIdx.x == 0) bar[3 + (round + 1) % 3] = 0;
+        bool changed = false;
+        for (u32 u = t; u < n; u += threads) {
+            if (ld(active + u) != round) continue;
+            D du = Dist<D>::load(dist + u);
+            for (u64 e = off[u]; e < off[u + 1]; e++) {
+                u32 v = tgt[e];
+                D nd;
+                if (!Dist<D>::add(du, (D)wt[e], nd)) {
+                    flags[FLAG_OVERFLOW] = 1;
+                } else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd)) {
+                    active[v] = round + 1;
+                    changed = true;
+                }
+            }
+        }
+        if (__syncthreads_or(changed) && threadIdx.x == 0) atomicAdd(bar + 3 + round % 3, 1);
+        grid_sync(bar);
+        if (ld(bar + 3 + round % 3) == 0) break;
+        if (round >= n) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) flags[FLAG_NEGATIVE_CYCLE] = 1;
+            break;
+        }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *rounds_out = round;
+}
+
+// Whether arc e (from x, at distance dx, to y) is tight: dist[y] == dx + w(e) (push) or,
+// with pull, dist[y] + w(e) == dx.
+template <typename W, typename D>
+__device__ __forceinline__ bool tight(const u32* tgt, const W* wt, const D* dist, u64 e, D dx,
+                                      bool pull, u32 source) {
+    u32 y = tgt[e];
+    D w = (D)wt[e], s, dy = dist[y];
+    if (pull) return dy < Dist<D>::inf() && Dist<D>::add(dy, w, s) && s == dx;
+    return y != source && Dist<D>::add(dx, w, s) && s == dy;
+}
+
+// Parents from final distances, as the CPU backend chooses them (sssp/cpu/parents.rs):
+// each reached v other than the source takes the smallest u of a tight arc u -> v
+// (dist[u] + w == dist[v]); pulled from v's own row when the graph is symmetric (rows are
+// sorted, so the first tight one is the smallest), else pushed by every reached u with an
+// atomic minimum (parent[] must hold NO_VERTEX, the source's itself). A chosen arc of
+// weight <= 0 sets flags[FLAG_PARENTS]: the parents might then form a cycle, and the host
+// derives them by a breadth-first search over tight arcs instead.
+template <typename W, typename D>
+__device__ void parents(const u64* off, const u32* tgt, const W* wt, const D* dist,
+                        u32* parent, u32 n, u32 source, u32 symmetric, u32* flags) {
+    u32 lane = threadIdx.x & 31;
+    u32 threads = gridDim.x * blockDim.x;
+    bool pull = symmetric != 0;
+    // What vertex x does with its tight arc e.
+    auto take = [&](u32 x, u64 e) {
+        u32 y = tgt[e];
+        bool positive = (D)wt[e] > Dist<D>::zero();
+        if (pull) {
+            parent[x] = y;
+            if (!positive) flags[FLAG_PARENTS] = 1;
+        } else if (atomicMin(parent + y, x) > x && !positive) {
+            flags[FLAG_PARENTS] = 1;
+        }
+    };
+    // A thread per vertex of fewer than 32 arcs; a warp for each bigger one, 32 arcs at a
+    // time, pulling stopping at the first tight arc (rows are sorted: the smallest u).
+    for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n; base += threads) {
+        u32 x = base + lane;
+        D dx = x < n ? dist[x] : Dist<D>::inf();
+        bool live = dx < Dist<D>::inf() && !(pull && x == source);
+        u64 b = live ? off[x] : 0, e = live ? off[x + 1] : 0;
+        if (e - b < 32) {
+            for (u64 a = b; a < e; a++) {
+                if (tight(tgt, wt, dist, a, dx, pull, source)) {
+                    take(x, a);
+                    if (pull) break;
+                }
+            }
+        }
+        unsigned big = __ballot_sync(0xffffffffu, e - b >= 32);
+        while (big) {
+            int src = __ffs(big) - 1;
+            big &= big - 1;
+            u32 xx = __shfl_sync(0xffffffffu, x, src);
+            D dd = __shfl_sync(0xffffffffu, dx, src);
+            u64 bb = __shfl_sync(0xffffffffu, b, src), ee = __shfl_sync(0xffffffffu, e, src);
+            for (u64 a0 = bb; a0 < ee; a0 += 32) {
+                u64 a = a0 + lane;
+                bool t = a < ee && tight(tgt, wt, dist, a, dd, pull, source);
+                unsigned hits = __ballot_sync(0xffffffffu, t);
+                if (pull) {
+                    if (hits) {
+                        if (lane == (u32)(__ffs(hits) - 1)) take(xx, a);
+                        break;
+                    }
+                } else if (t) {
+                    take(xx, a);
+                }
+            }
+        }
+    }
+}
+
+// parent[v] = NO_VERTEX for every v but the source (its own); flags[FLAG_PARENTS] = 0.
+extern "C" __global__ void sssp_parents_init(u32* parent, u32 n, u32 source, u32* flags) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) flags[FLAG_PARENTS] = 0;
+    for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+        parent[v] = v == source ? source : 0xffffffffu;
+}
+
+#define INSTANTIATE(SUFFIX, W, D)                                                              \
+    extern "C" __global__ void sssp_reset_##SUFFIX(D* dist, u32* stamp, u32 n, u32 source,     \
+                                                   u32* first, u32* bar, u32* flags, D* gmin) { \
+        reset<D>(dist, stamp, n, source, first, bar, flags, gmin);                             \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
+        const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
+        u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags, u32* passes_out) {          \
+        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, qa, qb, big, bar, gmin, flags,     \
+                       passes_out);                                                            \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(256) sssp_rounds_##SUFFIX(                    \
+        const u64* off, const u32* tgt, const W* wt, D* dist, u32* active, u32 n, u32 source,  \
+        u32* bar, u32* flags, u32* rounds_out) {                                               \
+        rounds<W, D>(off, tgt, wt, dist, active, n, source, bar, flags, rounds_out);           \
+    }                                                                                          \
+    extern "C" __global__ void sssp_parents_##SUFFIX(const u64* off, const u32* tgt,           \
+                                                     const W* wt, const D* dist, u32* parent,  \
+                                                     u32 n, u32 source, u32 symmetric,         \
+                                                     u32* flags) {                             \
+        parents<W, D>(off, tgt, wt, dist, parent, n, source, symmetric, flags);                \
+    }
+
+INSTANTIATE(i32, int, i64)
+INSTANTIATE(i64, i64, i64)
+INSTANTIATE(f32, float, double)
+INSTANTIATE(f64, double, double)
