@@ -98,11 +98,29 @@ fn generated_graphs_match_the_cpu() {
             .unwrap();
         let cpu = sssp::sssp(&g, source, &Algorithm::Dijkstra).unwrap();
         for a in gpu_variants() {
-            let (r, times) = search.run(&g, source, &a).unwrap();
+            let Some((r, times)) = run_or_ell_refused(&mut search, &g, source, &a) else {
+                continue;
+            };
             assert_eq!(dist_of(&r), dist_of(&cpu), "{a} on {gen:?}");
             verify(&g, &r).unwrap_or_else(|e| panic!("{a} on {gen:?}: {e}"));
             assert!(times.kernel_seconds > 0.0 && times.total_seconds > 0.0);
         }
+    }
+}
+
+/// The search's result, or None where spmv-ell refuses a skewed graph (saying why).
+fn run_or_ell_refused(
+    search: &mut GpuSssp,
+    g: &warpgraph::Graph,
+    source: u32,
+    a: &Algorithm,
+) -> Option<(SsspResult, warpgraph::cuda::GpuTimes)> {
+    match search.run(g, source, a) {
+        Err(Error::InvalidArgument(m)) if *a == Algorithm::SpmvEll => {
+            assert!(m.contains("pad every row"), "{m}");
+            None
+        }
+        r => Some(r.unwrap_or_else(|e| panic!("{a}: {e}"))),
     }
 }
 
@@ -138,7 +156,9 @@ fn float_weights_within_tolerance() {
     let cpu = dist_of(&sssp::sssp(&g, source, &Algorithm::Dijkstra).unwrap());
     let mut search = GpuSssp::new(&gpu, &g).unwrap();
     for a in gpu_variants() {
-        let (r, _) = search.run(&g, source, &a).unwrap();
+        let Some((r, _)) = run_or_ell_refused(&mut search, &g, source, &a) else {
+            continue;
+        };
         for (x, y) in dist_of(&r).iter().zip(&cpu) {
             assert!(x == y || (x - y).abs() <= 1e-9 * y.abs(), "{a}: {x} vs {y}");
         }

@@ -487,7 +487,14 @@ fn agree_on(g: &Graph, sources: &[u32]) {
         let base = sssp(g, s, &Algorithm::Dijkstra).unwrap();
         verify(g, &base).unwrap();
         for a in variants() {
-            let r = sssp(g, s, &a).unwrap();
+            let r = match sssp(g, s, &a) {
+                // ELL refuses skewed degrees, saying why.
+                Err(Error::InvalidArgument(m)) if a == Algorithm::SpmvEll => {
+                    assert!(m.contains("pad every row"), "{m}");
+                    continue;
+                }
+                r => r.unwrap(),
+            };
             verify(g, &r).unwrap_or_else(|e| panic!("{a} from {s}: {e}"));
             for v in 0..g.num_vertices() as u32 {
                 let (x, y) = (base.dist_f64(v), r.dist_f64(v));

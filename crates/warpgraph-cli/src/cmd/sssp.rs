@@ -27,6 +27,9 @@ Algorithms (CPU and GPU unless marked):
                       negative weights
   delta-stepping      buckets (Meyer & Sanders; GPU: near-far lists); --delta /
                       --delta-heuristic
+  spmv-csr            Bellman-Ford as (min,+) matrix-vector products, CSR rows
+  spmv-ell            the same over ELL (rows padded to the longest, column-major);
+                      refused with the reason where the padding would explode
 
 A negative cycle reachable from the source is printed (file ids, in order) and the exit
 code is 3.

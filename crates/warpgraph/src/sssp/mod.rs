@@ -213,6 +213,12 @@ pub enum Algorithm {
     /// as delta-stepping with that bucket width, which is the same rule. Non-negative
     /// weights.
     DijkstraParallel,
+    /// Bellman-Ford as (min, +) sparse matrix-vector products over the incoming arcs in
+    /// CSR (seed 000). Any weights.
+    SpmvCsr,
+    /// The same products over the ELL layout (rows padded to the longest, column-major);
+    /// refused where the padding would explode (skewed degrees). Any weights.
+    SpmvEll,
     /// The fastest correct method for the graph: delta-stepping (automatic width) for
     /// non-negative weights, Bellman-Ford (rounds on the CPU, the work-list on the GPU)
     /// when an arc is negative. The default.
@@ -228,6 +234,8 @@ impl Algorithm {
         "bellman-ford-queue",
         "delta-stepping",
         "dijkstra-parallel",
+        "spmv-csr",
+        "spmv-ell",
         "auto",
     ];
 
@@ -239,6 +247,8 @@ impl Algorithm {
             Algorithm::BellmanFordQueue => "bellman-ford-queue",
             Algorithm::DeltaStepping(_) => "delta-stepping",
             Algorithm::DijkstraParallel => "dijkstra-parallel",
+            Algorithm::SpmvCsr => "spmv-csr",
+            Algorithm::SpmvEll => "spmv-ell",
             Algorithm::Auto => "auto",
         }
     }
@@ -247,7 +257,11 @@ impl Algorithm {
     pub fn allows_negative_weights(&self) -> bool {
         matches!(
             self,
-            Algorithm::BellmanFord | Algorithm::BellmanFordQueue | Algorithm::Auto
+            Algorithm::BellmanFord
+                | Algorithm::BellmanFordQueue
+                | Algorithm::SpmvCsr
+                | Algorithm::SpmvEll
+                | Algorithm::Auto
         )
     }
 }
@@ -262,7 +276,7 @@ impl FromStr for Algorithm {
     type Err = Error;
 
     /// `"dijkstra"`, `"bellman-ford"`, `"bellman-ford-queue"`, `"delta-stepping"` (with
-    /// [`Delta::Auto`]), `"dijkstra-parallel"` or `"auto"`.
+    /// [`Delta::Auto`]), `"dijkstra-parallel"`, `"spmv-csr"`, `"spmv-ell"` or `"auto"`.
     fn from_str(s: &str) -> Result<Self> {
         match s {
             "dijkstra" => Ok(Algorithm::Dijkstra),
@@ -270,6 +284,8 @@ impl FromStr for Algorithm {
             "bellman-ford-queue" => Ok(Algorithm::BellmanFordQueue),
             "delta-stepping" => Ok(Algorithm::DeltaStepping(Delta::Auto)),
             "dijkstra-parallel" => Ok(Algorithm::DijkstraParallel),
+            "spmv-csr" => Ok(Algorithm::SpmvCsr),
+            "spmv-ell" => Ok(Algorithm::SpmvEll),
             "auto" => Ok(Algorithm::Auto),
             _ => Err(Error::InvalidArgument(format!(
                 "unknown shortest-path algorithm '{s}' (expected {})",
@@ -323,6 +339,28 @@ impl FromStr for Algorithm {
 pub fn sssp(g: &Graph, source: VertexId, algorithm: &Algorithm) -> Result<SsspResult> {
     cpu::check_inputs(g.out(), None, Some(source))?;
     let directed = g.is_directed();
+    if let Algorithm::SpmvCsr | Algorithm::SpmvEll = algorithm {
+        let ell = *algorithm == Algorithm::SpmvEll;
+        let (out, inc) = (g.out(), g.incoming());
+        macro_rules! spmv {
+            ($t:ty, $w:expr, $wrap:path) => {{
+                let w_in = inc
+                    .weights()
+                    .as_slice::<$t>()
+                    .expect("the transpose keeps the type");
+                cpu::spmv_with(out, &$w[..], inc, w_in, !directed, source, ell).map($wrap)
+            }};
+        }
+        return match out.weights() {
+            Weights::None => {
+                cpu::spmv_with(out, &Unit, inc, &Unit, !directed, source, ell).map(SsspResult::Int)
+            }
+            Weights::I32(w) => spmv!(i32, w, SsspResult::Int),
+            Weights::I64(w) => spmv!(i64, w, SsspResult::Int),
+            Weights::F32(w) => spmv!(f32, w, SsspResult::Float),
+            Weights::F64(w) => spmv!(f64, w, SsspResult::Float),
+        };
+    }
     match g.out().weights() {
         Weights::None => run(g.out(), &Unit, directed, source, algorithm).map(SsspResult::Int),
         Weights::I32(w) => run(g.out(), &w[..], directed, source, algorithm).map(SsspResult::Int),
@@ -359,6 +397,7 @@ fn run<A: ArcWeights + ?Sized>(
             };
             cpu::delta_stepping_with(csr, w, !directed, source, Delta::Fixed(width))
         }
+        Algorithm::SpmvCsr | Algorithm::SpmvEll => unreachable!("dispatched in sssp"),
         Algorithm::Auto => match cpu::first_negative(csr, w, "auto") {
             None => cpu::delta_stepping_with(csr, w, !directed, source, Delta::Auto),
             Some(_) => cpu::bellman_ford_with(csr, w, !directed, source),

@@ -159,6 +159,8 @@ pub fn variants() -> Vec<Algorithm> {
         Algorithm::DeltaStepping(Delta::Mean),
         Algorithm::DeltaStepping(Delta::MaxOverDegree),
         Algorithm::DijkstraParallel,
+        Algorithm::SpmvCsr,
+        Algorithm::SpmvEll,
         Algorithm::Auto,
     ]
 }

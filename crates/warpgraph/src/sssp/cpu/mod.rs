@@ -25,6 +25,7 @@ mod bellman_ford_queue;
 mod delta_stepping;
 mod dijkstra;
 mod parents;
+mod spmv;
 
 pub use bellman_ford::{bellman_ford, bellman_ford_potentials};
 pub use bellman_ford_queue::bellman_ford_queue;
@@ -37,6 +38,7 @@ pub(crate) use delta_stepping::delta_stepping_with;
 pub(crate) use delta_stepping::resolve_delta;
 pub(crate) use dijkstra::dijkstra_with;
 pub(crate) use parents::derive as derive_parents;
+pub(crate) use spmv::{ell, ell_plan, spmv_with};
 
 use std::any::Any;
 use std::ops::Range;

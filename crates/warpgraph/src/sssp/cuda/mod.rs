@@ -65,6 +65,36 @@ enum DeviceWeights {
 }
 
 impl DeviceWeights {
+    /// Uploads the weights `w` of `arcs` arcs (1 on each when unweighted), or with `pick`
+    /// the weights of those arcs (an arc number each) in that order; and the kernels'
+    /// suffix for the type.
+    fn upload(
+        gpu: &Gpu,
+        w: &Weights,
+        arcs: usize,
+        pick: Option<&[u64]>,
+    ) -> Result<(DeviceWeights, &'static str)> {
+        fn gather<T: Copy + Default>(w: &[T], pick: Option<&[u64]>) -> Vec<T> {
+            match pick {
+                Some(p) => p
+                    .iter()
+                    .map(|&a| w.get(a as usize).copied().unwrap_or_default())
+                    .collect(),
+                None => w.to_vec(),
+            }
+        }
+        Ok(match w {
+            Weights::None => {
+                let len = pick.map_or(arcs, <[u64]>::len);
+                (DeviceWeights::I32(gpu.upload(&vec![1i32; len])?), "i32")
+            }
+            Weights::I32(w) => (DeviceWeights::I32(gpu.upload(&gather(w, pick))?), "i32"),
+            Weights::I64(w) => (DeviceWeights::I64(gpu.upload(&gather(w, pick))?), "i64"),
+            Weights::F32(w) => (DeviceWeights::F32(gpu.upload(&gather(w, pick))?), "f32"),
+            Weights::F64(w) => (DeviceWeights::F64(gpu.upload(&gather(w, pick))?), "f64"),
+        })
+    }
+
     /// Adds the weights to a kernel launch's arguments.
     fn push_to<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
         match self {
@@ -83,7 +113,23 @@ struct Kernels {
     rounds: CudaFunction,
     parents: CudaFunction,
     parents_init: CudaFunction,
+    spmv_csr: CudaFunction,
+    spmv_ell: CudaFunction,
 }
+
+/// How a search runs.
+#[derive(Clone, Copy)]
+enum Method {
+    /// Near-far buckets of this width (0: the work-list).
+    NearFar(f64),
+    /// Bellman-Ford rounds.
+    Rounds,
+    /// (min, +) products, over ELL when true.
+    Spmv(bool),
+}
+
+/// A CSR on the GPU: offsets, targets, weights.
+type DeviceCsr = (CudaSlice<u64>, CudaSlice<u32>, DeviceWeights);
 
 /// A graph on the GPU, ready for shortest-path searches from any number of sources.
 pub struct GpuSssp {
@@ -109,14 +155,24 @@ pub struct GpuSssp {
     /// The smallest arc weight and whether some arc is negative.
     min_weight: f64,
     negative: bool,
+    /// The second vector of the SpMV products.
+    dist2: CudaSlice<u64>,
+    changed: CudaSlice<u32>,
+    changed_host: PinnedHostSlice<u32>,
+    /// The incoming arcs of a directed graph and the ELL layout (indices, weights,
+    /// width), uploaded when an SpMV variant first needs them.
+    incoming: Option<DeviceCsr>,
+    ell: Option<(CudaSlice<u32>, DeviceWeights, u32)>,
     dist_host: PinnedHostSlice<u64>,
     parent_host: PinnedHostSlice<u32>,
     flags_host: PinnedHostSlice<u32>,
     upload_seconds: f64,
 }
 
-/// Device bytes a search of `g` needs: the CSR with its weights, distances, stamps,
-/// parents, three lists of n vertices, and the counters.
+/// Device bytes a search of `g` needs: the CSR with its weights, two distance vectors,
+/// stamps, parents, three lists of n vertices, and the counters. (The SpMV variants add
+/// the incoming arcs of a directed graph, and the ELL layout; they check before they
+/// allocate.)
 pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
     let m = g.out().num_arcs();
@@ -124,7 +180,7 @@ pub fn bytes_needed(g: &Graph) -> u64 {
         Weights::None | Weights::I32(_) | Weights::F32(_) => 4,
         Weights::I64(_) | Weights::F64(_) => 8,
     };
-    8 * (n + 1) + (4 + wbytes) * m + 8 * n + 4 * n * 5 + 4 * 64
+    8 * (n + 1) + (4 + wbytes) * m + 16 * n + 4 * n * 5 + 4 * 64
 }
 
 impl GpuSssp {
@@ -146,15 +202,13 @@ impl GpuSssp {
             bytes_needed(g),
         )?;
         let start = Instant::now();
-        let (w, suffix, min_weight) = match csr.weights() {
-            Weights::None => {
-                let ones = vec![1i32; csr.targets().len()];
-                (DeviceWeights::I32(gpu.upload(&ones)?), "i32", 1.0)
-            }
-            Weights::I32(w) => (DeviceWeights::I32(gpu.upload(w)?), "i32", min_of(w)),
-            Weights::I64(w) => (DeviceWeights::I64(gpu.upload(w)?), "i64", min_of(w)),
-            Weights::F32(w) => (DeviceWeights::F32(gpu.upload(w)?), "f32", min_of(w)),
-            Weights::F64(w) => (DeviceWeights::F64(gpu.upload(w)?), "f64", min_of(w)),
+        let (w, suffix) = DeviceWeights::upload(gpu, csr.weights(), csr.targets().len(), None)?;
+        let min_weight = match csr.weights() {
+            Weights::None => 1.0,
+            Weights::I32(w) => min_of(w),
+            Weights::I64(w) => min_of(w),
+            Weights::F32(w) => min_of(w),
+            Weights::F64(w) => min_of(w),
         };
         let f = |name: &str| gpu.function(&KERNELS, &format!("{name}_{suffix}"));
         let k = Kernels {
@@ -163,6 +217,8 @@ impl GpuSssp {
             rounds: f("sssp_rounds")?,
             parents: f("sssp_parents")?,
             parents_init: gpu.function(&KERNELS, "sssp_parents_init")?,
+            spmv_csr: f("sssp_spmv_csr")?,
+            spmv_ell: f("sssp_spmv_ell")?,
         };
         let per_sm = [&k.near_far, &k.rounds]
             .iter()
@@ -193,6 +249,11 @@ impl GpuSssp {
             blocks: per_sm * gpu.info().multiprocessors,
             negative: min_weight < 0.0,
             min_weight,
+            dist2: gpu.zeros(n)?,
+            changed: gpu.zeros(1)?,
+            changed_host: gpu.pinned(1)?,
+            incoming: None,
+            ell: None,
             dist_host: gpu.pinned(n.max(1))?,
             parent_host: gpu.pinned(n.max(1))?,
             flags_host: gpu.pinned(3)?,
@@ -259,7 +320,6 @@ impl GpuSssp {
                 false => Ok(()),
             }
         };
-        // Near-far with this width (0: the work-list), or rounds.
         let method = match algorithm {
             Algorithm::Dijkstra => {
                 return Err(Error::InvalidArgument(
@@ -270,28 +330,39 @@ impl GpuSssp {
             }
             Algorithm::DeltaStepping(delta) => {
                 refuse_negative("delta-stepping")?;
-                Some(self.width(csr, w, *delta)?)
+                Method::NearFar(self.width(csr, w, *delta)?)
             }
             Algorithm::DijkstraParallel => {
                 refuse_negative("dijkstra-parallel")?;
-                Some(smallest_positive_width::<A::D>(self.min_weight))
+                Method::NearFar(smallest_positive_width::<A::D>(self.min_weight))
             }
-            Algorithm::Auto if !self.negative => Some(self.width(csr, w, Delta::Auto)?),
-            Algorithm::Auto | Algorithm::BellmanFordQueue => Some(0.0),
-            Algorithm::BellmanFord => None,
+            Algorithm::Auto if !self.negative => {
+                Method::NearFar(self.width(csr, w, Delta::Auto)?)
+            }
+            Algorithm::Auto | Algorithm::BellmanFordQueue => Method::NearFar(0.0),
+            Algorithm::BellmanFord => Method::Rounds,
+            Algorithm::SpmvCsr => Method::Spmv(false),
+            Algorithm::SpmvEll => Method::Spmv(true),
         };
+        if let Method::Spmv(ell) = method {
+            self.prepare_spmv(g, ell)?;
+        }
         let start = Instant::now();
         let timer = self.gpu.timer()?;
         self.launch_reset(source)?;
-        match method {
-            Some(width) => self.launch_near_far(A::D::device_delta(width))?,
-            None => self.launch_rounds(source)?,
-        }
+        let spmv_cycle = match method {
+            Method::NearFar(width) => self
+                .launch_near_far(A::D::device_delta(width))
+                .map(|_| false)?,
+            Method::Rounds => self.launch_rounds(source).map(|_| false)?,
+            Method::Spmv(ell) => self.run_spmv(ell)?,
+        };
         // Parents on the GPU (meaningless, and ignored, when the search failed).
         self.launch_parents(source, !g.is_directed())?;
         let done = timer.kernels_done(&self.gpu)?;
         let flags = self.gpu.read_pinned(&self.flags, 3, &mut self.flags_host)?;
-        let (overflow, cycle, cyclic_parents) = (flags[0] != 0, flags[1] != 0, flags[2] != 0);
+        let (overflow, cycle, cyclic_parents) =
+            (flags[0] != 0, flags[1] != 0 || spmv_cycle, flags[2] != 0);
         let n = self.n as usize;
         let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
         let dist: Vec<A::D> = bits.iter().map(|&b| A::D::from_bits(b)).collect();
@@ -310,10 +381,8 @@ impl GpuSssp {
             );
         }
         if overflow {
+            // A sum that did not fit was dropped: harmless unless a distance does not fit.
             cpu::check_unrepresentable(csr, &dist)?;
-            return Err(Error::Overflow(
-                "a path's length does not fit the distance type".into(),
-            ));
         }
         // A chosen arc of weight <= 0 could close a cycle of parents: then the host's
         // breadth-first search over tight arcs decides.
@@ -401,6 +470,110 @@ impl GpuSssp {
         // the driver reported.
         unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
+    }
+
+    /// Uploads what the SpMV variants need beyond the graph: the incoming arcs of a
+    /// directed graph; with `ell`, the ELL layout (refused where the padding explodes).
+    fn prepare_spmv(&mut self, g: &Graph, ell: bool) -> Result<()> {
+        let inc = g.incoming();
+        let wbytes = |w: &Weights| match w {
+            Weights::I64(_) | Weights::F64(_) => 8,
+            _ => 4,
+        };
+        if g.is_directed() && self.incoming.is_none() {
+            let m = inc.num_arcs();
+            self.gpu.check_memory(
+                || format!("the incoming arcs ({m}) for the SpMV products"),
+                8 * (u64::from(self.n) + 1) + (4 + wbytes(inc.weights())) * m,
+            )?;
+            let (w, _) =
+                DeviceWeights::upload(&self.gpu, inc.weights(), inc.targets().len(), None)?;
+            self.incoming = Some((
+                self.gpu.upload(inc.offsets())?,
+                self.gpu.upload(inc.targets())?,
+                w,
+            ));
+        }
+        if ell && self.ell.is_none() {
+            let entries = cpu::ell_plan(inc)? as u64;
+            self.gpu.check_memory(
+                || format!("the ELL layout ({entries} entries)"),
+                (4 + wbytes(inc.weights())) * entries,
+            )?;
+            let layout = cpu::ell(inc)?;
+            let (w, _) = DeviceWeights::upload(&self.gpu, inc.weights(), 0, Some(&layout.arc))?;
+            self.ell = Some((self.gpu.upload(&layout.idx)?, w, layout.width as u32));
+        }
+        Ok(())
+    }
+
+    /// (min, +) products until one changes nothing, leaving the distances in `dist`;
+    /// true when the n-th still changed something (a negative cycle).
+    fn run_spmv(&mut self, ell: bool) -> Result<bool> {
+        let mut cycle = false;
+        let stream = self.gpu.stream().clone();
+        let (blocks, threads) = grid_for(u64::from(self.n), THREADS);
+        stream
+            .memcpy_dtod(&self.dist, &mut self.dist2)
+            .map_err(gpu_err)?;
+        let mut in_first = true;
+        for round in 1u64.. {
+            stream.memset_zeros(&mut self.changed).map_err(gpu_err)?;
+            let (din, dout) = if in_first {
+                (&self.dist, &mut self.dist2)
+            } else {
+                (&self.dist2, &mut self.dist)
+            };
+            if ell {
+                let (idx, w, width) = self.ell.as_ref().expect("prepared");
+                let mut b = stream.launch_builder(&self.k.spmv_ell);
+                b.arg(idx);
+                w.push_to(&mut b);
+                b.arg(width)
+                    .arg(din)
+                    .arg(dout)
+                    .arg(&self.n)
+                    .arg(&mut self.changed)
+                    .arg(&mut self.flags);
+                // SAFETY: matches sssp_spmv_ell_*; idx and w hold width * n entries, din
+                // and dout n.
+                unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+            } else {
+                let (off, tgt, w) = match &self.incoming {
+                    Some((o, t, w)) => (o, t, w),
+                    None => (&self.off, &self.tgt, &self.w),
+                };
+                let mut b = stream.launch_builder(&self.k.spmv_csr);
+                b.arg(off).arg(tgt);
+                w.push_to(&mut b);
+                b.arg(din)
+                    .arg(dout)
+                    .arg(&self.n)
+                    .arg(&mut self.changed)
+                    .arg(&mut self.flags);
+                // SAFETY: matches sssp_spmv_csr_*; the CSR has n + 1 offsets, din and dout
+                // n entries.
+                unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+            }
+            in_first = !in_first;
+            let changed = self
+                .gpu
+                .read_pinned(&self.changed, 1, &mut self.changed_host)?[0];
+            if changed == 0 {
+                break;
+            }
+            if round >= u64::from(self.n) {
+                cycle = true;
+                break;
+            }
+        }
+        if !in_first {
+            // The last product wrote dist2.
+            stream
+                .memcpy_dtod(&self.dist2, &mut self.dist)
+                .map_err(gpu_err)?;
+        }
+        Ok(cycle)
     }
 
     fn launch_parents(&mut self, source: u32, symmetric: bool) -> Result<()> {
