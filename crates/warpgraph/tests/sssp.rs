@@ -120,7 +120,11 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Golden answers on drawn graphs
 
-fn directed(n: u64, edges: &[(u32, u32, i32)]) -> Graph {
+/// The directed graph of `edges` (tail, head, weight) over `n` vertices.
+fn directed<T: Copy>(n: u64, edges: &[(u32, u32, T)]) -> Graph
+where
+    Weights: From<Vec<T>>,
+{
     EdgeList::new(
         n,
         edges.iter().map(|e| e.0).collect(),
@@ -372,34 +376,22 @@ fn typed_entry_points_check_their_arguments() {
     assert_eq!(p.parent, vec![NO_VERTEX, 1, 1]);
 }
 
-fn directed64(n: u64, edges: &[(u32, u32, i64)]) -> Graph {
-    EdgeList::new(
-        n,
-        edges.iter().map(|e| e.0).collect(),
-        edges.iter().map(|e| e.1).collect(),
-        Weights::from(edges.iter().map(|e| e.2).collect::<Vec<_>>()),
-    )
-    .unwrap()
-    .build(&BuildOptions::default())
-    .unwrap()
-}
-
 #[test]
 fn overflow_is_an_error_only_when_a_distance_does_not_fit() {
     let big = i64::MAX / 2 + 1; // two of them exceed i64
                                 // 0 -big-> 1 -big-> 2: the distance to 2 does not fit.
-    let g = directed64(3, &[(0, 1, big), (1, 2, big)]);
+    let g = directed(3, &[(0, 1, big), (1, 2, big)]);
     for a in variants() {
         assert!(matches!(sssp(&g, 0, &a), Err(Error::Overflow(_))), "{a}");
     }
     // Add 0 -5-> 2: the overflowing path is not needed.
-    let g = directed64(3, &[(0, 1, big), (1, 2, big), (0, 2, 5)]);
+    let g = directed(3, &[(0, 1, big), (1, 2, big), (0, 2, 5)]);
     for a in variants() {
         let p = int(sssp(&g, 0, &a).unwrap());
         assert_eq!(p.dist, vec![0, big, 5], "{a}");
     }
     // Negative sums below i64::MIN.
-    let g = directed64(3, &[(0, 1, i64::MIN / 2 - 1), (1, 2, i64::MIN / 2 - 1)]);
+    let g = directed(3, &[(0, 1, i64::MIN / 2 - 1), (1, 2, i64::MIN / 2 - 1)]);
     for a in [Algorithm::BellmanFord, Algorithm::BellmanFordQueue] {
         assert!(matches!(sssp(&g, 0, &a), Err(Error::Overflow(_))), "{a}");
     }

@@ -5,7 +5,7 @@ use clap::Args;
 use warpgraph::bfs::{self, cuda::Variant, BfsOptions, BfsRunner, Direction, UNREACHED};
 
 use crate::args::{choice, commas};
-use crate::cmd::common::{ext, source, write_atomic, RunArgs};
+use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
 use crate::source::GraphArgs;
 
 #[derive(Debug, Args)]
@@ -111,9 +111,7 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             commas(tree.reached()),
             commas(g.num_vertices() as u64),
             tree.max_depth() + 1,
-            times
-                .kernel_seconds
-                .map_or(String::new(), |k| format!(" ({k:.6} s in kernels)")),
+            in_kernels(times.kernel_seconds),
             edges as f64 / secs.max(1e-12)
         );
         if verified.is_some() {

@@ -89,3 +89,8 @@ pub fn ext(g: &Graph, v: VertexId) -> i128 {
         g.ids().external(v) as i128
     }
 }
+
+/// " (0.000457 s in kernels)" for a GPU run's kernel time, nothing for a CPU run.
+pub fn in_kernels(kernel_seconds: Option<f64>) -> String {
+    kernel_seconds.map_or(String::new(), |k| format!(" ({k:.6} s in kernels)"))
+}

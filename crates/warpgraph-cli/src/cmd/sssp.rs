@@ -9,7 +9,7 @@ use warpgraph::sssp::{self, Algorithm, Delta, SsspResult, SsspRunner};
 use warpgraph::{Error, Graph};
 
 use crate::args::commas;
-use crate::cmd::common::{ext, source, write_atomic, RunArgs};
+use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
 use crate::source::GraphArgs;
 
 /// Exit code when a negative cycle makes shortest paths undefined.
@@ -123,9 +123,7 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
             device.describe(),
             commas(result.reached()),
             commas(g.num_vertices() as u64),
-            times
-                .kernel_seconds
-                .map_or(String::new(), |k| format!(" ({k:.6} s in kernels)")),
+            in_kernels(times.kernel_seconds),
             edges as f64 / secs.max(1e-12)
         );
         if verified.is_some() {
