@@ -16,9 +16,9 @@ use crate::progress::Bar;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Generates a Graph500 Kronecker graph (undirected, weights 1..255 as GAPBS uses), prints its
-statistics, times a round trip through warpgraph's binary format, then runs BFS, SSSP
-(auto: delta-stepping here) and a minimum spanning forest, BFS and SSSP on the best
-device present, verifying each result with its independent checker.
+statistics, times a round trip through warpgraph's binary format, then runs BFS and SSSP
+(auto: delta-stepping here) on the best device present and a minimum spanning forest on
+the CPU, verifying each result with its independent checker.
 
 Examples:
   warpgraph demo
