@@ -74,13 +74,21 @@ impl DeviceWeights {
         arcs: usize,
         pick: Option<&[u64]>,
     ) -> Result<(DeviceWeights, &'static str)> {
-        fn gather<T: Copy + Default>(w: &[T], pick: Option<&[u64]>) -> Vec<T> {
+        // The weights as they are, or those picked (a copy).
+        fn put<T: cudarc::driver::DeviceRepr + Copy + Default>(
+            gpu: &Gpu,
+            w: &[T],
+            pick: Option<&[u64]>,
+        ) -> Result<CudaSlice<T>> {
             match pick {
-                Some(p) => p
-                    .iter()
-                    .map(|&a| w.get(a as usize).copied().unwrap_or_default())
-                    .collect(),
-                None => w.to_vec(),
+                None => gpu.upload(w),
+                Some(p) => {
+                    let picked: Vec<T> = p
+                        .iter()
+                        .map(|&a| w.get(a as usize).copied().unwrap_or_default())
+                        .collect();
+                    gpu.upload(&picked)
+                }
             }
         }
         Ok(match w {
@@ -88,10 +96,10 @@ impl DeviceWeights {
                 let len = pick.map_or(arcs, <[u64]>::len);
                 (DeviceWeights::I32(gpu.upload(&vec![1i32; len])?), "i32")
             }
-            Weights::I32(w) => (DeviceWeights::I32(gpu.upload(&gather(w, pick))?), "i32"),
-            Weights::I64(w) => (DeviceWeights::I64(gpu.upload(&gather(w, pick))?), "i64"),
-            Weights::F32(w) => (DeviceWeights::F32(gpu.upload(&gather(w, pick))?), "f32"),
-            Weights::F64(w) => (DeviceWeights::F64(gpu.upload(&gather(w, pick))?), "f64"),
+            Weights::I32(w) => (DeviceWeights::I32(put(gpu, w, pick)?), "i32"),
+            Weights::I64(w) => (DeviceWeights::I64(put(gpu, w, pick)?), "i64"),
+            Weights::F32(w) => (DeviceWeights::F32(put(gpu, w, pick)?), "f32"),
+            Weights::F64(w) => (DeviceWeights::F64(put(gpu, w, pick)?), "f64"),
         })
     }
 
