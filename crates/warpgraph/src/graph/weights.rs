@@ -234,6 +234,14 @@ impl Weights {
         with_weights!(self, w => w.get(i).map(|x| x.to_f64()), none => None)
     }
 
+    /// The smallest weight as f64, in parallel; `None` when unweighted or empty.
+    pub fn min_f64(&self) -> Option<f64> {
+        use rayon::prelude::*;
+        with_weights!(self,
+            w => w.par_iter().map(|x| x.to_f64()).reduce_with(f64::min),
+            none => None)
+    }
+
     /// The typed slice, when the weights are of type `W`.
     pub fn as_slice<W: Weight>(&self) -> Option<&[W]> {
         W::slice_of(self)

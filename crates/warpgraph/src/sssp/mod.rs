@@ -370,6 +370,16 @@ pub fn sssp(g: &Graph, source: VertexId, algorithm: &Algorithm) -> Result<SsspRe
     }
 }
 
+/// The bucket width of `dijkstra-parallel` for the least arc weight `least` (`None`:
+/// unweighted, 1): that weight, or the smallest positive number when it is 0 or less.
+/// As a [`Delta::Fixed`] width, integer distances round it up to 1.
+pub(crate) fn parallel_width(least: Option<f64>) -> f64 {
+    match least.unwrap_or(1.0) {
+        x if x > 0.0 => x,
+        _ => f64::MIN_POSITIVE,
+    }
+}
+
 /// Runs one variant on typed weights.
 fn run<A: ArcWeights + ?Sized>(
     csr: &crate::graph::Csr,
@@ -386,15 +396,7 @@ fn run<A: ArcWeights + ?Sized>(
             cpu::delta_stepping_with(csr, w, !directed, source, *delta)
         }
         Algorithm::DijkstraParallel => {
-            let least = (0..csr.num_vertices() as VertexId)
-                .filter_map(|u| w.row(csr.row(u)).reduce(|a, b| if b < a { b } else { a }))
-                .reduce(|a, b| if b < a { b } else { a });
-            let width = least.map_or(1.0, |x| x.as_f64());
-            let width = if width > 0.0 {
-                width
-            } else {
-                f64::MIN_POSITIVE
-            };
+            let width = parallel_width(csr.weights().min_f64());
             cpu::delta_stepping_with(csr, w, !directed, source, Delta::Fixed(width))
         }
         Algorithm::SpmvCsr | Algorithm::SpmvEll => unreachable!("dispatched in sssp"),

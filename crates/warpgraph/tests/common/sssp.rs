@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use warpgraph::sssp::{sssp, verify, Algorithm, Delta, SsspResult};
-use warpgraph::{BuildOptions, Duplicates, EdgeList, Error, Graph, SelfLoops, Weights};
+use warpgraph::{Error, Graph, Weights};
 
 // ---------------------------------------------------------------------------------------
 // Graphs and the oracle
@@ -39,19 +39,8 @@ impl Case {
             Wt::F32 => Weights::from(w.iter().map(|e| e.2 as f32 / 4.0).collect::<Vec<_>>()),
             Wt::F64 => Weights::from(w.iter().map(|e| e.2 as f64 / 4.0).collect::<Vec<_>>()),
         };
-        EdgeList::new(
-            self.n as u64,
-            w.iter().map(|e| e.0).collect(),
-            w.iter().map(|e| e.1).collect(),
-            weights,
-        )
-        .unwrap()
-        .build(&BuildOptions {
-            directed: self.directed,
-            self_loops: SelfLoops::Keep,
-            duplicates: Duplicates::Keep,
-        })
-        .unwrap()
+        let pairs: Vec<(u32, u32)> = w.iter().map(|e| (e.0, e.1)).collect();
+        super::graph(self.n as u64, &pairs, weights, self.directed)
     }
 
     /// Arcs with weights in quarter units for floats, units for ints (1 when unweighted).

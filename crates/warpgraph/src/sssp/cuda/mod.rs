@@ -161,7 +161,7 @@ pub struct GpuSssp {
     passes: CudaSlice<u32>,
     blocks: u32,
     /// The smallest arc weight and whether some arc is negative.
-    min_weight: f64,
+    min_weight: Option<f64>,
     negative: bool,
     /// The second vector of the SpMV products.
     dist2: CudaSlice<u64>,
@@ -211,13 +211,7 @@ impl GpuSssp {
         )?;
         let start = Instant::now();
         let (w, suffix) = DeviceWeights::upload(gpu, csr.weights(), csr.targets().len(), None)?;
-        let min_weight = match csr.weights() {
-            Weights::None => 1.0,
-            Weights::I32(w) => min_of(w),
-            Weights::I64(w) => min_of(w),
-            Weights::F32(w) => min_of(w),
-            Weights::F64(w) => min_of(w),
-        };
+        let min_weight = csr.weights().min_f64();
         let f = |name: &str| gpu.function(&KERNELS, &format!("{name}_{suffix}"));
         let k = Kernels {
             reset: f("sssp_reset")?,
@@ -255,7 +249,7 @@ impl GpuSssp {
             flags: gpu.zeros(3)?,
             passes: gpu.zeros(1)?,
             blocks: per_sm * gpu.info().multiprocessors,
-            negative: min_weight < 0.0,
+            negative: min_weight.is_some_and(|x| x < 0.0),
             min_weight,
             dist2: gpu.zeros(n)?,
             changed: gpu.zeros(1)?,
@@ -342,7 +336,8 @@ impl GpuSssp {
             }
             Algorithm::DijkstraParallel => {
                 refuse_negative("dijkstra-parallel")?;
-                Method::NearFar(smallest_positive_width::<A::D>(self.min_weight))
+                let width = super::parallel_width(self.min_weight);
+                Method::NearFar(self.width(csr, w, Delta::Fixed(width))?)
             }
             Algorithm::Auto if !self.negative => {
                 Method::NearFar(self.width(csr, w, Delta::Auto)?)
@@ -378,7 +373,6 @@ impl GpuSssp {
             // The GPU proved a cycle; the CPU's Bellman-Ford names it.
             return Err(
                 match cpu::bellman_ford_with(csr, w, !g.is_directed(), source) {
-                    Err(e @ Error::NegativeCycle { .. }) => e,
                     Err(e) => e,
                     Ok(_) => Error::Gpu(
                         "the GPU found a negative cycle that the CPU's Bellman-Ford does not: \
@@ -420,21 +414,19 @@ impl GpuSssp {
         csr: &crate::graph::Csr,
         w: &A,
         delta: Delta,
-    ) -> Result<f64>
-    where
-        A::D: GpuDistance,
-    {
-        match delta {
+    ) -> Result<f64> {
+        let delta = match delta {
             Delta::Auto => {
                 let mean = cpu::resolve_delta(csr, w, Delta::Mean)?;
                 let n = csr.num_vertices().max(1) as f64;
                 let degree = (csr.targets().len() as f64 / n).max(1.0);
                 let x = AUTO_WIDTH * mean / (degree * degree);
-                let int = <A::D as GpuDistance>::INTEGER;
-                Ok(if int { x.floor().max(1.0) } else { x })
+                // As a fixed width: integer distances round it (to at least 1).
+                Delta::Fixed(x.max(f64::MIN_POSITIVE))
             }
-            d => cpu::resolve_delta(csr, w, d),
-        }
+            d => d,
+        };
+        cpu::resolve_delta(csr, w, delta)
     }
 
     fn launch_reset(&mut self, source: u32) -> Result<()> {
@@ -634,29 +626,6 @@ impl GpuSssp {
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
 
-/// The bucket width of `dijkstra-parallel`: the smallest arc weight, or the smallest
-/// positive step of the distance type when that is 0.
-fn smallest_positive_width<D: GpuDistance>(min_weight: f64) -> f64 {
-    match (min_weight > 0.0, D::INTEGER) {
-        (true, true) => min_weight.floor().max(1.0),
-        (true, false) => min_weight,
-        (false, true) => 1.0,
-        (false, false) => f64::MIN_POSITIVE,
-    }
-}
-
-/// The smallest of some weights as `f64` (0 for none).
-fn min_of<W: crate::graph::Weight>(w: &[W]) -> f64 {
-    use rayon::prelude::*;
-    match w.is_empty() {
-        true => 0.0,
-        false => w
-            .par_iter()
-            .map(|&x| x.to_f64())
-            .reduce(|| f64::INFINITY, f64::min),
-    }
-}
-
 /// A bucket width as the kernel takes it.
 enum DeviceDelta {
     Int(i64),
@@ -665,8 +634,6 @@ enum DeviceDelta {
 
 /// Distances as the GPU keeps them (`i64` or `f64` bits).
 trait GpuDistance: Distance {
-    /// Whether distances are integers.
-    const INTEGER: bool;
     /// The distance of these bits.
     fn from_bits(b: u64) -> Self;
     /// A width as the kernel of this distance type takes it.
@@ -674,7 +641,6 @@ trait GpuDistance: Distance {
 }
 
 impl GpuDistance for i64 {
-    const INTEGER: bool = true;
     fn from_bits(b: u64) -> i64 {
         b as i64
     }
@@ -684,7 +650,6 @@ impl GpuDistance for i64 {
 }
 
 impl GpuDistance for f64 {
-    const INTEGER: bool = false;
     fn from_bits(b: u64) -> f64 {
         f64::from_bits(b)
     }
