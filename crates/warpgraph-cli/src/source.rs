@@ -13,11 +13,8 @@ use crate::args::ReadArgs;
 #[derive(Debug, Clone, Args)]
 pub struct GraphArgs {
     /// Graph file (any format warpgraph reads), or give --generate.
-    #[arg(
-        value_name = "FILE",
-        required_unless_present = "generate",
-        conflicts_with = "generate"
-    )]
+    // Not required by clap: `load` says so, and `bench extract-min` takes no graph.
+    #[arg(value_name = "FILE", conflicts_with = "generate")]
     pub input: Option<PathBuf>,
     /// Run on a generated graph instead of a file: kron:SCALE, rmat:SCALE, urand:SCALE,
     /// grid:ROWSxCOLS or ssca2:SCALE (undirected, weights 1..255 as GAPBS uses, unless

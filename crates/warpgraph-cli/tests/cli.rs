@@ -352,6 +352,71 @@ fn bench_reports_verified_trials() {
         dir,
     );
     assert!(out.contains("2 trials, all verified"), "{out}");
+    // The ExtractMin study: a row per size; JSON with every column.
+    let out = ok(
+        &[
+            "bench",
+            "extract-min",
+            "--device",
+            "cpu",
+            "--sizes",
+            "1,100,5000",
+            "--trials",
+            "1",
+            "--json-out",
+            "x.json",
+        ],
+        dir,
+    );
+    assert!(
+        out.contains("CPU loop") && out.contains("CPU heap"),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().skip(3).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows[2].trim_start().starts_with("5000"), "{out}");
+    let r = json(&std::fs::read_to_string(dir.join("x.json")).unwrap());
+    let rows = r["seconds"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows[1]["cpu_heap"].as_f64().unwrap() > 0.0);
+    // Options that do not belong are refused, naming the option.
+    for (args, says) in [
+        (
+            &["bench", "extract-min", "--generate", "kron:6"][..],
+            "no graph",
+        ),
+        (&["bench", "extract-min", "--sizes", "0"][..], "sizes"),
+        (
+            &["bench", "bfs", "--generate", "kron:6", "--sizes", "9"][..],
+            "--sizes",
+        ),
+        (
+            &["sssp", "--generate", "kron:6", "--threads-per-block", "256"][..],
+            "dijkstra",
+        ),
+        (
+            &[
+                "sssp",
+                "--generate",
+                "kron:6",
+                "--algo",
+                "dijkstra",
+                "--device",
+                "cpu",
+                "--threads-per-block",
+                "256",
+            ][..],
+            "GPU setting",
+        ),
+        (
+            &["sssp", "--generate", "kron:6", "--threads-per-block", "100"][..],
+            "128",
+        ),
+        (&["bfs"][..], "give a graph file"),
+    ] {
+        let e = fails(args, dir);
+        assert!(e.contains(says), "{args:?}: {e}");
+    }
 }
 
 #[test]

@@ -10,26 +10,29 @@ mod common;
 use common::sssp::*;
 use proptest::prelude::*;
 use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
-use warpgraph::sssp::cuda::GpuSssp;
+use warpgraph::sssp::cuda::extract_min::GpuExtractMin;
+use warpgraph::sssp::cuda::{GpuSssp, EXTRACT_MIN_THREADS, EXTRACT_MIN_THREADS_DEFAULT};
+use warpgraph::sssp::extract_min::{loop_min, study, StudyOptions};
 use warpgraph::sssp::{self, verify, Algorithm, Delta, SsspResult};
 use warpgraph::{EdgeList, Error, Weights};
 
-/// Every variant with GPU code (all but dijkstra), and the width rules of delta-stepping.
-fn gpu_variants() -> Vec<Algorithm> {
-    let mut v = variants();
-    v.retain(|a| *a != Algorithm::Dijkstra);
-    v
-}
-
-/// Every GPU variant on one upload of the case's graph, each checked against the oracle.
+/// Every variant on one upload of the case's graph, each checked against the oracle;
+/// dijkstra at every ExtractMin block size.
 fn check_gpu(c: &Case) -> Result<(), TestCaseError> {
     let Some(gpu) = common::gpu() else {
         return Ok(());
     };
     let g = c.graph();
     let mut search = GpuSssp::new(&gpu, &g).unwrap();
-    for a in gpu_variants() {
-        check_case_with(c, &a, true, |g, s, a| search.run(g, s, a).map(|r| r.0))?;
+    for a in variants() {
+        let sizes: &[u32] = match a {
+            Algorithm::Dijkstra => &EXTRACT_MIN_THREADS,
+            _ => &[EXTRACT_MIN_THREADS_DEFAULT],
+        };
+        for &threads in sizes {
+            search.set_extract_min_threads(threads).unwrap();
+            check_case_with(c, &a, true, |g, s, a| search.run(g, s, a).map(|r| r.0))?;
+        }
     }
     Ok(())
 }
@@ -97,7 +100,7 @@ fn generated_graphs_match_the_cpu() {
             .find(|&v| g.out().degree(v) > 0)
             .unwrap();
         let cpu = sssp::sssp(&g, source, &Algorithm::Dijkstra).unwrap();
-        for a in gpu_variants() {
+        for a in variants() {
             let Some((r, times)) = run_or_ell_refused(&mut search, &g, source, &a) else {
                 continue;
             };
@@ -155,7 +158,7 @@ fn float_weights_within_tolerance() {
         .unwrap();
     let cpu = dist_of(&sssp::sssp(&g, source, &Algorithm::Dijkstra).unwrap());
     let mut search = GpuSssp::new(&gpu, &g).unwrap();
-    for a in gpu_variants() {
+    for a in variants() {
         let Some((r, _)) = run_or_ell_refused(&mut search, &g, source, &a) else {
             continue;
         };
@@ -167,7 +170,8 @@ fn float_weights_within_tolerance() {
 }
 
 /// Errors: a negative cycle carries a real cycle; a distance that does not fit is an
-/// overflow; dijkstra has no GPU code; a bad source is refused.
+/// overflow; dijkstra refuses negative weights, and block sizes it does not have; a bad
+/// source is refused.
 #[test]
 fn errors_are_clear() {
     let Some(gpu) = common::gpu() else {
@@ -202,8 +206,16 @@ fn errors_are_clear() {
         search.run(&g, 0, &Algorithm::DeltaStepping(Delta::Auto)),
         Err(Error::NegativeWeight { .. })
     ));
-    let e = search.run(&g, 0, &Algorithm::Dijkstra).unwrap_err();
-    assert!(e.to_string().contains("no GPU code"), "{e}");
+    assert!(matches!(
+        search.run(&g, 0, &Algorithm::Dijkstra),
+        Err(Error::NegativeWeight { .. })
+    ));
+    for bad in [0, 64, 500, 2048] {
+        assert!(matches!(
+            search.set_extract_min_threads(bad),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
     assert!(matches!(
         search.run(&g, 9, &Algorithm::Auto),
         Err(Error::InvalidArgument(_))
@@ -215,10 +227,65 @@ fn errors_are_clear() {
         .build(&Default::default())
         .unwrap();
     let mut search = GpuSssp::new(&gpu, &g).unwrap();
-    for a in gpu_variants() {
+    for a in variants() {
         assert!(
             matches!(search.run(&g, 0, &a), Err(Error::Overflow(_))),
             "{a}"
         );
+    }
+}
+
+/// The ExtractMin reduction alone: the least key and its first position, against the
+/// serial loop, at every block size, for sizes around the passes' boundaries, with ties
+/// and with keys equal to i64::MAX (the kernels' infinity).
+#[test]
+fn extract_min_matches_the_loop() {
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let mut sizes = vec![
+        1, 2, 3, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 2048, 2049,
+    ];
+    sizes.extend([65_535, 65_536, 262_145, 1_000_003, 3_000_000]);
+    for (k, &n) in sizes.iter().enumerate() {
+        // Few distinct keys (ties everywhere), the least placed late.
+        let mut keys: Vec<i64> = (0..n as i64)
+            .map(|i| 1000 + (i * 7_919 + k as i64) % 97)
+            .collect();
+        if n > 3 {
+            keys[n - 2] = 5;
+            keys[n / 3] = 5;
+        }
+        let mut g = GpuExtractMin::new(&gpu, &keys).unwrap();
+        for threads in EXTRACT_MIN_THREADS {
+            let (got, seconds) = g.time(threads, 2).unwrap();
+            assert_eq!(Some(got), loop_min(&keys), "{n} keys, {threads} threads");
+            assert!(seconds > 0.0);
+        }
+        let maxed = vec![i64::MAX; n];
+        let mut g = GpuExtractMin::new(&gpu, &maxed).unwrap();
+        assert_eq!(
+            g.time(256, 1).unwrap().0,
+            (i64::MAX, 0),
+            "{n} keys of i64::MAX"
+        );
+    }
+    assert!(matches!(
+        GpuExtractMin::new(&gpu, &[]),
+        Err(Error::InvalidArgument(_))
+    ));
+    // The study with its GPU columns: one row per size, one figure per block size.
+    let opts = StudyOptions {
+        sizes: vec![1, 1000, 100_000],
+        trials: 2,
+        ..StudyOptions::default()
+    };
+    let rows = study(&opts, Some(&gpu), |_| {}).unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        let threads: Vec<u32> = r.gpu.iter().map(|g| g.0).collect();
+        assert_eq!(threads, EXTRACT_MIN_THREADS.to_vec());
+        assert!(r.gpu.iter().all(|g| g.1 > 0.0));
+        assert!(r.cpu_loop > 0.0 && r.cpu_parallel > 0.0 && r.cpu_heap > 0.0);
     }
 }

@@ -24,6 +24,9 @@ pub enum Problem {
     Mst,
     /// All-pairs shortest paths (kept in memory, discarded).
     Apsp,
+    /// Seed 000's ExtractMin study (its Table 1): the least of n random keys by the GPU
+    /// reduction at each block size, a CPU loop, all CPU cores and a binary heap. No graph.
+    ExtractMin,
 }
 
 #[derive(Debug, Args)]
@@ -37,7 +40,9 @@ Examples:
   warpgraph bench bfs --generate kron:22 --device cuda    # GPU 0
   warpgraph bench bfs --generate urand:22 --device cuda --algo baseline
   warpgraph bench sssp --generate kron:20 --algo delta-stepping --trials 16
-  warpgraph bench mst road.gr --algo kruskal --trials 5 --json-out mst.json")]
+  warpgraph bench mst road.gr --algo kruskal --trials 5 --json-out mst.json
+  warpgraph bench extract-min --device cuda               # 1 .. 10^7 keys
+  warpgraph bench extract-min --sizes 1000,1000000 --trials 9")]
 pub struct BenchArgs {
     /// What to run.
     #[arg(value_enum)]
@@ -52,9 +57,13 @@ pub struct BenchArgs {
     /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping).
     #[arg(long, value_name = "X")]
     delta: Option<f64>,
-    /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp (default 5).
+    /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp and
+    /// extract-min (default 5).
     #[arg(long)]
     trials: Option<usize>,
+    /// extract-min: the numbers of keys (default 1,10,100,...,10000000).
+    #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
     root_seed: u64,
@@ -65,6 +74,8 @@ pub struct BenchArgs {
     /// Also write the full report (every trial) as JSON here.
     #[arg(long, value_name = "FILE")]
     json_out: Option<PathBuf>,
+    #[command(flatten)]
+    extract_min: crate::cmd::sssp::ExtractMinArgs,
     // Last: its help heading holds for the arguments after it.
     #[command(flatten)]
     switch: crate::cmd::bfs::SwitchArgs,
@@ -84,7 +95,11 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Sssp => ("SSSP", true),
         Problem::Mst => ("MST", false),
         Problem::Apsp => ("APSP", false),
+        Problem::ExtractMin => return bench_extract_min(&args, quiet),
     };
+    if args.sizes.is_some() {
+        bail!("--sizes is for extract-min");
+    }
     let device = resolve_device(args.device, what, gpu_code, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
     let (algorithm, setup_seconds, trials) = match args.problem {
@@ -92,6 +107,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Sssp => bench_sssp(&g, device, &args)?,
         Problem::Mst => bench_mst(&g, &args)?,
         Problem::Apsp => bench_apsp(&g, &args)?,
+        Problem::ExtractMin => unreachable!("returned above"),
     };
     let mut report = Report {
         problem: format!("{:?}", args.problem).to_lowercase(),
@@ -192,6 +208,7 @@ fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     }
     let start = Instant::now();
     let mut runner = sssp::SsspRunner::new(device, g)?;
+    args.extract_min.apply(&mut runner, &algo)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
     let t = trials(&roots, |&s| {
@@ -260,4 +277,64 @@ fn bench_apsp(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
         })
     })?;
     Ok((resolved.name().to_string(), None, t))
+}
+
+/// The ExtractMin study: a table of microseconds per ExtractMin, a row per size as it is
+/// measured (the GPU columns where a GPU is used).
+fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
+    use warpgraph::sssp::extract_min::{study, StudyOptions};
+    if args.graph.input.is_some() || args.graph.generate.is_some() {
+        bail!("extract-min takes no graph: it times ExtractMin over random keys (see --sizes)");
+    }
+    let device = resolve_device(args.device, "the ExtractMin study", true, quiet)?;
+    let gpu = match device {
+        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
+        _ => None,
+    };
+    let defaults = StudyOptions::default();
+    let opts = StudyOptions {
+        sizes: args.sizes.clone().unwrap_or(defaults.sizes),
+        trials: args.trials.unwrap_or(defaults.trials),
+        threads: defaults.threads,
+        seed: args.root_seed,
+    };
+    let cpu = Device::Cpu.describe();
+    println!(
+        "ExtractMin (seed 000, Table 1): microseconds for the least of n random keys, \
+         median of {} trials, every answer checked against the loop",
+        opts.trials
+    );
+    match &gpu {
+        Some(g) => println!("GPU: {} (the keys already on it); CPU: {cpu}", g.describe()),
+        None => println!("CPU: {cpu} (no GPU columns: run with --device cuda)"),
+    }
+    let mut header = format!("{:>10}", "n");
+    if gpu.is_some() {
+        for t in &opts.threads {
+            header += &format!(" {:>10}", format!("GPU {t}"));
+        }
+    }
+    header += &format!(" {:>10} {:>10} {:>10}", "CPU loop", "CPU cores", "CPU heap");
+    println!("{header}");
+    let us = |s: f64| format!(" {:>10.3}", s * 1e6);
+    let rows = study(&opts, gpu.as_ref(), |r| {
+        let mut line = format!("{:>10}", r.size);
+        for (_, t) in &r.gpu {
+            line += &us(*t);
+        }
+        line += &(us(r.cpu_loop) + &us(r.cpu_parallel) + &us(r.cpu_heap));
+        println!("{line}");
+    })?;
+    if let Some(path) = &args.json_out {
+        let j = serde_json::json!({
+            "problem": "extract-min",
+            "gpu": gpu.as_ref().map(|g| g.describe()),
+            "cpu": cpu,
+            "trials": opts.trials,
+            "seconds": rows,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&j)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }

@@ -19,7 +19,9 @@ pub const EXIT_NEGATIVE_CYCLE: u8 = 3;
 #[command(after_help = "\
 Algorithms (CPU and GPU unless marked):
   auto                delta-stepping, or Bellman-Ford when a weight is negative
-  dijkstra            binary heap, serial (the classic baseline); CPU only for now
+  dijkstra            CPU: binary heap, serial (the classic baseline). GPU: seed 000's
+                      one vertex per iteration, ExtractMin by a parallel reduction over
+                      all vertices (--threads-per-block); O(n^2), slow on big graphs
   dijkstra-parallel   settle every vertex within the least arc weight of the minimum
                       at once (seed 002; Crauser et al.)
   bellman-ford        parallel rounds, early exit; accepts negative weights
@@ -55,7 +57,32 @@ pub struct SsspArgs {
     #[arg(long, value_name = "RULE", value_parser = ["auto", "median", "mean", "max-over-degree"])]
     delta_heuristic: Option<String>,
     #[command(flatten)]
+    extract_min: ExtractMinArgs,
+    #[command(flatten)]
     run: RunArgs,
+}
+
+/// The GPU dijkstra's block size (for `sssp` and `bench sssp`).
+#[derive(Debug, Clone, Args)]
+pub struct ExtractMinArgs {
+    /// GPU dijkstra: threads per block of ExtractMin's reduction (seed 000 found 512
+    /// best).
+    #[arg(long, value_name = "N", value_parser = ["128", "256", "512", "1024"])]
+    threads_per_block: Option<String>,
+}
+
+impl ExtractMinArgs {
+    /// Sets the block size on `runner`, if given (only with dijkstra on a GPU).
+    pub fn apply(&self, runner: &mut SsspRunner, algo: &Algorithm) -> Result<()> {
+        let Some(t) = &self.threads_per_block else {
+            return Ok(());
+        };
+        if *algo != Algorithm::Dijkstra {
+            anyhow::bail!("--threads-per-block is for --algo dijkstra on a GPU");
+        }
+        runner.set_extract_min_threads(t.parse()?)?;
+        Ok(())
+    }
 }
 
 fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
@@ -80,6 +107,7 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
     let s = source(&g, args.source)?;
     let algo = algorithm(&args, &g)?;
     let mut runner = SsspRunner::new(device, &g)?;
+    args.extract_min.apply(&mut runner, &algo)?;
     let (result, times) = match runner.run(&g, s, &algo) {
         Ok(r) => r,
         Err(Error::NegativeCycle { cycle, weight }) => {

@@ -43,6 +43,7 @@
 
 pub mod cpu;
 pub mod cuda;
+pub mod extract_min;
 mod verify;
 
 pub use verify::verify;
@@ -446,6 +447,20 @@ impl SsspRunner {
             Device::Auto => Err(Error::InvalidArgument(
                 "resolve the device (Device::resolve) before preparing a search".into(),
             )),
+        }
+    }
+
+    /// Sets the threads per block of the GPU `dijkstra`'s ExtractMin (one of
+    /// [`cuda::EXTRACT_MIN_THREADS`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for another number, or on the CPU, which has no blocks.
+    pub fn set_extract_min_threads(&mut self, threads: u32) -> Result<()> {
+        match self {
+            SsspRunner::Cpu => Err(Error::InvalidArgument(
+                "threads per block are a GPU setting (the CPU's dijkstra uses a heap)".into(),
+            )),
+            SsspRunner::Cuda(gpu) => gpu.set_extract_min_threads(threads),
         }
     }
 

@@ -20,6 +20,15 @@
 //! - `bellman-ford`: rounds over all vertices; those changed in the previous round relax
 //!   their arcs; a round that changes nothing ends it, and n rounds that all change
 //!   something prove a negative cycle.
+//! - `dijkstra`: seed 000's Algorithm 1, one vertex settled per iteration: ExtractMin by a
+//!   parallel reduction over all unsettled vertices (threads per block 128, 256, 512 or
+//!   1024: [`GpuSssp::set_extract_min_threads`]; the seed found 512 best), then its arcs
+//!   relaxed in parallel. Every iteration reads all n distances, O(n^2 / threads) in all:
+//!   the seed's design, kept for the comparison, and slow on big graphs.
+//! - `spmv-csr`, `spmv-ell`: seed 000's SpMV Bellman-Ford, a (min, +) product of the
+//!   incoming-arc matrix with the distance vector per launch until one changes nothing;
+//!   ELL is column-major, padded to the longest row, refused where that padding would
+//!   exceed four times the arcs.
 //!
 //! Distances are lowered with atomic minimum; parents are chosen from the final
 //! distances on the GPU by the CPU backend's rule (the smallest u of a tight arc
@@ -29,8 +38,9 @@
 //! CPU's Bellman-Ford, so that it is the same one the CPU backend gives. A sum that does
 //! not fit the distance type is an overflow error, never a wrong distance.
 //!
-//! Not on the GPU yet: `dijkstra` (seed 000's ExtractMin) and the SpMV variants; asking
-//! for them with a GPU device is an [`Error::InvalidArgument`].
+//! `extract_min` holds seed 000's ExtractMin study (its Table 1) on the same reduction.
+
+pub mod extract_min;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -123,6 +133,7 @@ struct Kernels {
     parents_init: CudaFunction,
     spmv_csr: CudaFunction,
     spmv_ell: CudaFunction,
+    dijkstra: CudaFunction,
 }
 
 /// How a search runs.
@@ -134,6 +145,8 @@ enum Method {
     Rounds,
     /// (min, +) products, over ELL when true.
     Spmv(bool),
+    /// Seed 000's Dijkstra.
+    Dijkstra,
 }
 
 /// A CSR on the GPU: offsets, targets, weights.
@@ -160,6 +173,11 @@ pub struct GpuSssp {
     flags: CudaSlice<u32>,
     passes: CudaSlice<u32>,
     blocks: u32,
+    /// Dijkstra's per-block minima (distance bits and vertices), BLOCKS_PER_SM per
+    /// multiprocessor, and its threads per block.
+    block_key: CudaSlice<u64>,
+    block_vertex: CudaSlice<u32>,
+    extract_min_threads: u32,
     /// The smallest arc weight and whether some arc is negative.
     min_weight: Option<f64>,
     negative: bool,
@@ -178,7 +196,8 @@ pub struct GpuSssp {
 }
 
 /// Device bytes a search of `g` needs: the CSR with its weights, two distance vectors,
-/// stamps, parents, three lists of n vertices, and the counters. (The SpMV variants add
+/// stamps, parents, three lists of n vertices, the counters and Dijkstra's block minima
+/// (12 bytes for each of up to 1,024 blocks). (The SpMV variants add
 /// the incoming arcs of a directed graph, and the ELL layout; they check before they
 /// allocate.)
 pub fn bytes_needed(g: &Graph) -> u64 {
@@ -188,7 +207,7 @@ pub fn bytes_needed(g: &Graph) -> u64 {
         Weights::None | Weights::I32(_) | Weights::F32(_) => 4,
         Weights::I64(_) | Weights::F64(_) => 8,
     };
-    8 * (n + 1) + (4 + wbytes) * m + 16 * n + 4 * n * 5 + 4 * 64
+    8 * (n + 1) + (4 + wbytes) * m + 16 * n + 4 * n * 5 + 4 * 64 + 12 * 1024
 }
 
 impl GpuSssp {
@@ -221,6 +240,7 @@ impl GpuSssp {
             parents_init: gpu.function(&KERNELS, "sssp_parents_init")?,
             spmv_csr: f("sssp_spmv_csr")?,
             spmv_ell: f("sssp_spmv_ell")?,
+            dijkstra: f("sssp_dijkstra")?,
         };
         let per_sm = [&k.near_far, &k.rounds]
             .iter()
@@ -249,6 +269,9 @@ impl GpuSssp {
             flags: gpu.zeros(3)?,
             passes: gpu.zeros(1)?,
             blocks: per_sm * gpu.info().multiprocessors,
+            block_key: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
+            block_vertex: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
+            extract_min_threads: EXTRACT_MIN_THREADS_DEFAULT,
             negative: min_weight.is_some_and(|x| x < 0.0),
             min_weight,
             dist2: gpu.zeros(n)?,
@@ -272,6 +295,17 @@ impl GpuSssp {
     /// Seconds the upload and allocation took.
     pub fn upload_seconds(&self) -> f64 {
         self.upload_seconds
+    }
+
+    /// Sets the threads per block of `dijkstra`'s ExtractMin reduction: one of
+    /// [`EXTRACT_MIN_THREADS`] (default 512, the seed's best).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for another number.
+    pub fn set_extract_min_threads(&mut self, threads: u32) -> Result<()> {
+        check_extract_min_threads(threads)?;
+        self.extract_min_threads = threads;
+        Ok(())
     }
 
     /// Shortest paths from `source` (an internal id) of `g` (the graph given to
@@ -324,11 +358,8 @@ impl GpuSssp {
         };
         let method = match algorithm {
             Algorithm::Dijkstra => {
-                return Err(Error::InvalidArgument(
-                    "dijkstra (seed 000's ExtractMin) has no GPU code yet; on the GPU use \
-                     dijkstra-parallel, delta-stepping or auto"
-                        .into(),
-                ))
+                refuse_negative("dijkstra")?;
+                Method::Dijkstra
             }
             Algorithm::DeltaStepping(delta) => {
                 refuse_negative("delta-stepping")?;
@@ -359,6 +390,7 @@ impl GpuSssp {
                 .map(|_| false)?,
             Method::Rounds => self.launch_rounds(source).map(|_| false)?,
             Method::Spmv(ell) => self.run_spmv(ell)?,
+            Method::Dijkstra => self.launch_dijkstra().map(|_| false)?,
         };
         // Parents on the GPU (meaningless, and ignored, when the search failed).
         self.launch_parents(source, !g.is_directed())?;
@@ -601,6 +633,40 @@ impl GpuSssp {
         Ok(())
     }
 
+    fn launch_dijkstra(&mut self) -> Result<()> {
+        let threads = self.extract_min_threads;
+        let per_sm = self
+            .k
+            .dijkstra
+            .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
+            .map_err(gpu_err)?
+            .min(BLOCKS_PER_SM);
+        if per_sm == 0 {
+            return Err(Error::Gpu(format!(
+                "dijkstra cannot run {threads} threads per block on this GPU"
+            )));
+        }
+        let blocks = per_sm * self.gpu.info().multiprocessors;
+        let stream = self.gpu.stream().clone();
+        let mut b = stream.launch_builder(&self.k.dijkstra);
+        b.arg(&self.off).arg(&self.tgt);
+        self.w.push_to(&mut b);
+        b.arg(&mut self.dist)
+            .arg(&mut self.stamp)
+            .arg(&self.n)
+            .arg(&mut self.block_key)
+            .arg(&mut self.block_vertex)
+            .arg(&mut self.barrier)
+            .arg(&mut self.flags)
+            .arg(&mut self.passes);
+        // SAFETY: the arguments match sssp_dijkstra_*'s parameters; stamp holds n zeroes
+        // (reset), block_key and block_vertex BLOCKS_PER_SM entries per multiprocessor (at
+        // least `blocks`), the barrier BARRIER_WORDS. Cooperative, within the occupancy the
+        // driver reported for this block size.
+        unsafe { b.launch_cooperative(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
     fn launch_rounds(&mut self, source: u32) -> Result<()> {
         let stream = self.gpu.stream().clone();
         let mut b = stream.launch_builder(&self.k.rounds);
@@ -617,6 +683,21 @@ impl GpuSssp {
         // (the round marks), the barrier BARRIER_WORDS. Cooperative, as above.
         unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
+    }
+}
+
+/// The threads per block `dijkstra`'s ExtractMin may use (seed 000's Table 1).
+pub const EXTRACT_MIN_THREADS: [u32; 4] = [128, 256, 512, 1024];
+/// The default: the seed's best.
+pub const EXTRACT_MIN_THREADS_DEFAULT: u32 = 512;
+
+/// Ok when `threads` is one of [`EXTRACT_MIN_THREADS`].
+pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
+    match EXTRACT_MIN_THREADS.contains(&threads) {
+        true => Ok(()),
+        false => Err(Error::InvalidArgument(format!(
+            "{threads} threads per block: ExtractMin takes 128, 256, 512 or 1024"
+        ))),
     }
 }
 
