@@ -46,6 +46,12 @@ proptest! {
         check_gpu(&c)?;
     }
 
+    /// Positive weights (near-far keeps distance and parent in one word where they fit).
+    #[test]
+    fn positive_weights_every_gpu_variant(c in arb_case(1, 9)) {
+        check_gpu(&c)?;
+    }
+
     /// Weights of both signs: Bellman-Ford variants give the distances or the negative
     /// cycle; the others refuse.
     #[test]

@@ -236,9 +236,18 @@ impl Weights {
 
     /// The smallest weight as f64, in parallel; `None` when unweighted or empty.
     pub fn min_f64(&self) -> Option<f64> {
+        self.range_f64().map(|r| r.0)
+    }
+
+    /// The smallest and the largest weight as f64, in parallel; `None` when unweighted or
+    /// empty.
+    pub fn range_f64(&self) -> Option<(f64, f64)> {
         use rayon::prelude::*;
         with_weights!(self,
-            w => w.par_iter().map(|x| x.to_f64()).reduce_with(f64::min),
+            w => w
+                .par_iter()
+                .map(|x| (x.to_f64(), x.to_f64()))
+                .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1))),
             none => None)
     }
 

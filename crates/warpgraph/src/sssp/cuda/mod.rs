@@ -30,9 +30,12 @@
 //!   ELL is column-major, padded to the longest row, refused where that padding would
 //!   exceed four times the arcs.
 //!
-//! Distances are lowered with atomic minimum; parents are chosen from the final
-//! distances on the GPU by the CPU backend's rule (the smallest u of a tight arc
-//! u -> v), so both backends give the same tree. When a chosen arc weighs 0 or less the
+//! Distances are lowered with atomic minimum. Where every weight is a positive integer and
+//! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
+//! kernel keeps each vertex's distance and parent in one 64-bit word lowered by one atomic
+//! minimum: the parent comes out as the smallest u of a tight arc u -> v, the CPU
+//! backend's rule, with no pass of its own. Otherwise parents are chosen from the final
+//! distances on the GPU by that rule, so both backends give the same tree. When a chosen arc weighs 0 or less the
 //! parents could form a cycle, and the host's breadth-first search over tight arcs (the
 //! CPU backend's code) decides instead. A negative cycle is detected on the GPU; the cycle reported is then found by the
 //! CPU's Bellman-Ford, so that it is the same one the CPU backend gives. A sum that does
@@ -46,6 +49,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
+use rayon::prelude::*;
 
 use super::cpu::{self, ArcWeights, Unit};
 use super::{Algorithm, Delta, ShortestPaths, SsspResult};
@@ -181,6 +185,9 @@ pub struct GpuSssp {
     /// The smallest arc weight and whether some arc is negative.
     min_weight: Option<f64>,
     negative: bool,
+    /// Whether near-far may keep (distance, parent) words: positive integer weights and
+    /// every distance below 2^31 - 1.
+    packable: bool,
     /// The second vector of the SpMV products.
     dist2: CudaSlice<u64>,
     changed: CudaSlice<u32>,
@@ -230,7 +237,14 @@ impl GpuSssp {
         )?;
         let start = Instant::now();
         let (w, suffix) = DeviceWeights::upload(gpu, csr.weights(), csr.targets().len(), None)?;
-        let min_weight = csr.weights().min_f64();
+        let range = csr.weights().range_f64();
+        let min_weight = range.map(|r| r.0);
+        // The longest simple path weighs at most (n - 1) times the largest weight.
+        let packable = match (csr.weights(), range) {
+            (Weights::F32(_) | Weights::F64(_), _) => false,
+            (_, Some((lo, hi))) => lo >= 1.0 && (n.max(1) - 1) as f64 * hi < PACKED_LIMIT,
+            (_, None) => ((n.max(1) - 1) as f64) < PACKED_LIMIT,
+        };
         let f = |name: &str| gpu.function(&KERNELS, &format!("{name}_{suffix}"));
         let k = Kernels {
             reset: f("sssp_reset")?,
@@ -274,6 +288,7 @@ impl GpuSssp {
             extract_min_threads: EXTRACT_MIN_THREADS_DEFAULT,
             negative: min_weight.is_some_and(|x| x < 0.0),
             min_weight,
+            packable,
             dist2: gpu.zeros(n)?,
             changed: gpu.zeros(1)?,
             changed_host: gpu.pinned(1)?,
@@ -381,26 +396,37 @@ impl GpuSssp {
         if let Method::Spmv(ell) = method {
             self.prepare_spmv(g, ell)?;
         }
+        let packed = self.packable && matches!(method, Method::NearFar(_));
         let start = Instant::now();
         let timer = self.gpu.timer()?;
-        self.launch_reset(source)?;
+        self.launch_reset(source, packed)?;
         let spmv_cycle = match method {
             Method::NearFar(width) => self
-                .launch_near_far(A::D::device_delta(width))
+                .launch_near_far(A::D::device_delta(width), packed)
                 .map(|_| false)?,
             Method::Rounds => self.launch_rounds(source).map(|_| false)?,
             Method::Spmv(ell) => self.run_spmv(ell)?,
             Method::Dijkstra => self.launch_dijkstra().map(|_| false)?,
         };
-        // Parents on the GPU (meaningless, and ignored, when the search failed).
-        self.launch_parents(source, !g.is_directed())?;
+        // Parents on the GPU (meaningless, and ignored, when the search failed), unless
+        // the words hold them.
+        if !packed {
+            self.launch_parents(source, !g.is_directed())?;
+        }
         let done = timer.kernels_done(&self.gpu)?;
         let flags = self.gpu.read_pinned(&self.flags, 3, &mut self.flags_host)?;
         let (overflow, cycle, cyclic_parents) =
             (flags[0] != 0, flags[1] != 0 || spmv_cycle, flags[2] != 0);
         let n = self.n as usize;
         let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
-        let dist: Vec<A::D> = bits.iter().map(|&b| A::D::from_bits(b)).collect();
+        // In parallel: the copies' pages are first touched here.
+        let (dist, packed_parent): (Vec<A::D>, Vec<u32>) = match packed {
+            true => bits.par_iter().map(|&b| A::D::from_word(b)).unzip(),
+            false => (
+                bits.par_iter().map(|&b| A::D::from_bits(b)).collect(),
+                Vec::new(),
+            ),
+        };
         if cycle {
             // The GPU proved a cycle; the CPU's Bellman-Ford names it.
             return Err(
@@ -420,12 +446,15 @@ impl GpuSssp {
         }
         // A chosen arc of weight <= 0 could close a cycle of parents: then the host's
         // breadth-first search over tight arcs decides.
-        let parent = if cyclic_parents {
+        let parent = if packed {
+            packed_parent
+        } else if cyclic_parents {
             cpu::derive_parents(csr, w, !g.is_directed(), &dist, source)?
         } else {
-            self.gpu
-                .read_pinned(&self.parent, n, &mut self.parent_host)?
-                .to_vec()
+            let p = self
+                .gpu
+                .read_pinned(&self.parent, n, &mut self.parent_host)?;
+            p.par_iter().copied().collect()
         };
         let mut times = timer.finish(&done)?;
         times.total_seconds = start.elapsed().as_secs_f64();
@@ -461,13 +490,15 @@ impl GpuSssp {
         cpu::resolve_delta(csr, w, delta)
     }
 
-    fn launch_reset(&mut self, source: u32) -> Result<()> {
+    fn launch_reset(&mut self, source: u32, packed: bool) -> Result<()> {
         let (blocks, threads) = grid_for(u64::from(self.n), THREADS);
+        let packed = u32::from(packed);
         let mut b = self.gpu.stream().launch_builder(&self.k.reset);
         b.arg(&mut self.dist)
             .arg(&mut self.stamp)
             .arg(&self.n)
             .arg(&source)
+            .arg(&packed)
             .arg(&mut self.qa)
             .arg(&mut self.barrier)
             .arg(&mut self.flags)
@@ -478,7 +509,8 @@ impl GpuSssp {
         Ok(())
     }
 
-    fn launch_near_far(&mut self, delta: DeviceDelta) -> Result<()> {
+    fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool) -> Result<()> {
+        let packed = u32::from(packed);
         let stream = self.gpu.stream().clone();
         let mut b = stream.launch_builder(&self.k.near_far);
         b.arg(&self.off).arg(&self.tgt);
@@ -488,7 +520,8 @@ impl GpuSssp {
             DeviceDelta::Int(x) => b.arg(x),
             DeviceDelta::Float(x) => b.arg(x),
         };
-        b.arg(&mut self.qa)
+        b.arg(&packed)
+            .arg(&mut self.qa)
             .arg(&mut self.qb)
             .arg(&mut self.big)
             .arg(&mut self.barrier)
@@ -707,6 +740,10 @@ pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
 
+/// Distances of packed words stay below this (2^31 - 1: the distance of INT64_MAX, the
+/// kernels' infinity, as a word).
+const PACKED_LIMIT: f64 = 2_147_483_647.0;
+
 /// A bucket width as the kernel takes it.
 enum DeviceDelta {
     Int(i64),
@@ -717,6 +754,9 @@ enum DeviceDelta {
 trait GpuDistance: Distance {
     /// The distance of these bits.
     fn from_bits(b: u64) -> Self;
+    /// The distance and parent of a packed word (`i64` distances only: float weights are
+    /// never packed).
+    fn from_word(word: u64) -> (Self, u32);
     /// A width as the kernel of this distance type takes it.
     fn device_delta(width: f64) -> DeviceDelta;
 }
@@ -724,6 +764,12 @@ trait GpuDistance: Distance {
 impl GpuDistance for i64 {
     fn from_bits(b: u64) -> i64 {
         b as i64
+    }
+    fn from_word(word: u64) -> (i64, u32) {
+        match word as i64 {
+            i64::MAX => (i64::MAX, crate::graph::NO_VERTEX),
+            w => (w >> 32, w as u32),
+        }
     }
     fn device_delta(width: f64) -> DeviceDelta {
         DeviceDelta::Int(width as i64)
@@ -733,6 +779,9 @@ impl GpuDistance for i64 {
 impl GpuDistance for f64 {
     fn from_bits(b: u64) -> f64 {
         f64::from_bits(b)
+    }
+    fn from_word(word: u64) -> (f64, u32) {
+        (f64::from_bits(word), crate::graph::NO_VERTEX)
     }
     fn device_delta(width: f64) -> DeviceDelta {
         DeviceDelta::Float(width)

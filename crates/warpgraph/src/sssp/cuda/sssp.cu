@@ -7,6 +7,12 @@
 // does not fit the distance type sets flags[FLAG_OVERFLOW] and is dropped: the host reports an
 // overflow error, never a wrong distance.
 //
+// Packed words: where every distance fits 31 bits and every weight is positive (the host
+// decides), near_far keeps in dist[v] the 64-bit word (distance << 32 | parent), INT64_MAX
+// for unreached, and lowers it with one atomic minimum: the word keeps the least
+// distance and, among the arcs that reach it, the smallest tail, which is the CPU's
+// parent rule, so no parents pass is needed.
+//
 // Every kernel is instantiated for the weight / distance pairs (i32, i64), (i64, i64),
 // (f32, f64), (f64, f64), named with the suffix _i32, _i64, _f32, _f64.
 
@@ -73,17 +79,40 @@ template <> struct Dist<double> {
     }
 };
 
-// Every distance infinite except the source's; the first list holds the source; the
-// list counters (bar[3..8)) and flags zero; stamps zero; both gmin infinite.
+// Packed words (above) for i64 distances; never used with doubles.
+template <typename D> struct Packing;
+template <> struct Packing<i64> {
+    static __device__ __forceinline__ i64 pack(i64 d, u32 parent) { return (d << 32) | parent; }
+    static __device__ __forceinline__ i64 dist(i64 word) {
+        return word == Dist<i64>::inf() ? word : word >> 32;
+    }
+};
+template <> struct Packing<double> {
+    static __device__ __forceinline__ double pack(double d, u32) { return d; }
+    static __device__ __forceinline__ double dist(double word) { return word; }
+};
+
+// The distance stored at p: the word itself, or its distance when packed.
 template <typename D>
-__device__ void reset(D* dist, u32* stamp, u32 n, u32 source, u32* first, u32* bar, u32* flags,
-                      D* gmin) {
+__device__ __forceinline__ D dist_at(const D* p, bool packed) {
+    D x = Dist<D>::load(p);
+    return packed ? Packing<D>::dist(x) : x;
+}
+
+// Every distance infinite except the source's (packed: with itself as parent); the first
+// list holds the source; the list counters (bar[3..8)) and flags zero; stamps zero; both
+// gmin infinite.
+template <typename D>
+__device__ void reset(D* dist, u32* stamp, u32 n, u32 source, u32 packed, u32* first, u32* bar,
+                      u32* flags, D* gmin) {
     if (blockIdx.x == 0 && threadIdx.x < 5) bar[3 + threadIdx.x] = 0;
     if (blockIdx.x == 0 && threadIdx.x < 2) flags[threadIdx.x] = 0;
     if (blockIdx.x == 0 && threadIdx.x < 2) gmin[threadIdx.x] = Dist<D>::inf();
     if (blockIdx.x == 0 && threadIdx.x == 0) first[0] = source;
     for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
-        dist[v] = v == source ? Dist<D>::zero() : Dist<D>::inf();
+        dist[v] = v != source ? Dist<D>::inf()
+                  : packed    ? Packing<D>::pack(Dist<D>::zero(), source)
+                              : Dist<D>::zero();
         stamp[v] = 0;
     }
 }
@@ -100,13 +129,16 @@ template <typename W, typename D> struct Relax {
     u32* next;   // the next list and its counter
     u32* ctr;
     u32 mark;    // the next list's stamp (a vertex joins a list once)
+    bool packed; // dist holds packed words
+    __device__ __forceinline__ D get(u32 v) const { return dist_at(dist + v, packed); }
 };
 
 // Relaxes the arcs first, first + stride, ... (below end) of u, at distance du. Every
-// target improved below r.hi joins the next list (once). All active lanes call it.
+// target improved below r.hi joins the next list (once); packed, a word lowered only in
+// its parent does not. All active lanes call it.
 template <typename W, typename D>
-__device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, D du, u64 first, u64 end,
-                                           u32 stride) {
+__device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u64 first,
+                                           u64 end, u32 stride) {
     for (u64 e = first; e < end; e += (u64)UNROLL * stride) {
         u32 v[UNROLL];
         D w[UNROLL], dv[UNROLL];
@@ -127,9 +159,14 @@ __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, D du, u64 first
                 D nd;
                 if (!Dist<D>::add(du, w[k], nd)) {
                     r.flags[FLAG_OVERFLOW] = 1;
-                } else if (nd < dv[k] && nd < Dist<D>::atomic_min(r.dist + v[k], nd)) {
-                    join = nd < r.hi && atomicExch(r.stamp + v[k], r.mark) != r.mark;
+                } else if (r.packed) {
+                    D word = Packing<D>::pack(nd, u);
+                    join = word < dv[k] &&
+                           nd < Packing<D>::dist(Dist<D>::atomic_min(r.dist + v[k], word));
+                } else {
+                    join = nd < dv[k] && nd < Dist<D>::atomic_min(r.dist + v[k], nd);
                 }
+                join = join && nd < r.hi && atomicExch(r.stamp + v[k], r.mark) != r.mark;
             }
             warp_append(join, v[k], r.next, r.ctr);
         }
@@ -149,17 +186,18 @@ __device__ void expand_list(const Relax<W, D>& r, const u32* list, u32 len, u32*
         bool has = i < len;
         u32 u = has ? ld(list + i) : 0;
         u64 b = has ? r.off[u] : 0, e = has ? r.off[u + 1] : 0;
-        D du = has ? Dist<D>::load(r.dist + u) : Dist<D>::zero();
+        D du = has ? r.get(u) : Dist<D>::zero();
         u64 deg = e - b;
         warp_append(has && deg >= BIG, u, big, big_ctr);
-        if (has && deg < 32) relax_arcs(r, du, b, e, 1);
+        if (has && deg < 32) relax_arcs(r, u, du, b, e, 1);
         unsigned medium = __ballot_sync(0xffffffffu, has && deg >= 32 && deg < BIG);
         while (medium) {
             int src = __ffs(medium) - 1;
             medium &= medium - 1;
             D d = __shfl_sync(0xffffffffu, du, src);
+            u32 uu = __shfl_sync(0xffffffffu, u, src);
             u64 bb = __shfl_sync(0xffffffffu, b, src), ee = __shfl_sync(0xffffffffu, e, src);
-            relax_arcs(r, d, bb + lane, ee, 32);
+            relax_arcs(r, uu, d, bb + lane, ee, 32);
         }
     }
 }
@@ -174,8 +212,7 @@ __device__ void expand_big(const Relax<W, D>& r, const u32* big, u32 count, u64*
     if (count > TABLE) {
         for (u32 i = blockIdx.x; i < count; i += gridDim.x) {
             u32 u = ld(big + i);
-            relax_arcs(r, Dist<D>::load(r.dist + u), r.off[u] + threadIdx.x, r.off[u + 1],
-                       blockDim.x);
+            relax_arcs(r, u, r.get(u), r.off[u] + threadIdx.x, r.off[u + 1], blockDim.x);
         }
         return;
     }
@@ -204,7 +241,7 @@ __device__ void expand_big(const Relax<W, D>& r, const u32* big, u32 count, u64*
         }
         u32 u = ld(big + l);
         u64 f = r.off[u] + (j - sum[l]);
-        relax_arcs(r, Dist<D>::load(r.dist + u), f, f + 1, 1);
+        relax_arcs(r, u, r.get(u), f, f + 1, 1);
     }
     __syncthreads();  // sum[] is reused
 }
@@ -212,13 +249,13 @@ __device__ void expand_big(const Relax<W, D>& r, const u32* big, u32 count, u64*
 // The smallest distance at least lo over the block, folded into *gmin (atomic minimum);
 // with collect, also appends every vertex with lo <= dist < hi to list (counter ctr).
 template <typename D>
-__device__ void scan_bucket(const D* dist, u32 n, D lo, D hi, D* gmin, u32* list, u32* ctr,
-                            u64* scratch) {
+__device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gmin, u32* list,
+                            u32* ctr, u64* scratch) {
     D best = Dist<D>::inf();
     u32 threads = gridDim.x * blockDim.x;
     for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n; base += threads) {
         u32 v = base + (threadIdx.x & 31);
-        D d = v < n ? Dist<D>::load(dist + v) : Dist<D>::inf();
+        D d = v < n ? dist_at(dist + v, packed) : Dist<D>::inf();
         bool take = v < n && d >= lo && d < hi;
         if (d >= hi && d < best) best = d;
         warp_append(take, v, list, ctr);
@@ -249,16 +286,17 @@ __device__ void scan_bucket(const D* dist, u32 n, D lo, D hi, D* gmin, u32* list
 // list still non-empty after n passes proves a negative cycle (flags).
 //
 // qa, qb, big: lists of n entries; bar: the barrier (8 + BARRIER_FANIN words, counters at
-// 3..8 zero); gmin: two distances, infinite. *passes_out: list passes run.
+// 3..8 zero); gmin: two distances, infinite. packed: dist holds packed words (reset made
+// them). *passes_out: list passes run.
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
-                         u32 n, D delta, u32* qa, u32* qb, u32* big, u32* bar, D* gmin,
-                         u32* flags, u32* passes_out) {
+                         u32 n, D delta, u32 packed, u32* qa, u32* qb, u32* big, u32* bar,
+                         D* gmin, u32* flags, u32* passes_out) {
     __shared__ u64 table[TABLE];
     __shared__ u64 scratch[WARPS_MAX];
     bool worklist = delta == Dist<D>::zero();
     Relax<W, D> r = {off, tgt, wt, dist, stamp, flags, worklist ? Dist<D>::inf() : delta,
-                     qb, 0, 0};
+                     qb, 0, 0, packed != 0};
     u32* cur = qa;
     u32 len = 1, pass = 0, advances = 0;
     // Every pass (an expansion, or a scan for the next bucket) appends to counter
@@ -285,7 +323,7 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
             if (blockIdx.x == 0 && threadIdx.x == 0) gmin[(advances + 1) & 1] = Dist<D>::inf();
             advances++;
             u32* ctr = begin_pass();
-            scan_bucket(dist, n, lo, hi, g, cur, ctr, scratch);
+            scan_bucket(dist, packed, n, lo, hi, g, cur, ctr, scratch);
             grid_sync(bar);
             pass++;
             len = ld(ctr);
@@ -294,7 +332,7 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
                 if (!(m < Dist<D>::inf())) break;
                 hi = Dist<D>::boundary(lo, m, delta);
                 ctr = begin_pass();
-                scan_bucket(dist, n, lo, hi, g, cur, ctr, scratch);
+                scan_bucket(dist, packed, n, lo, hi, g, cur, ctr, scratch);
                 grid_sync(bar);
                 pass++;
                 len = ld(ctr);
@@ -603,14 +641,16 @@ extern "C" __global__ void __launch_bounds__(1024)
 
 #define INSTANTIATE(SUFFIX, W, D)                                                              \
     extern "C" __global__ void sssp_reset_##SUFFIX(D* dist, u32* stamp, u32 n, u32 source,     \
-                                                   u32* first, u32* bar, u32* flags, D* gmin) { \
-        reset<D>(dist, stamp, n, source, first, bar, flags, gmin);                             \
+                                                   u32 packed, u32* first, u32* bar,           \
+                                                   u32* flags, D* gmin) {                      \
+        reset<D>(dist, stamp, n, source, packed, first, bar, flags, gmin);                     \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
-        u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags, u32* passes_out) {          \
-        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, qa, qb, big, bar, gmin, flags,     \
-                       passes_out);                                                            \
+        u32 packed, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,                 \
+        u32* passes_out) {                                                                     \
+        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, qa, qb, big, bar, gmin,    \
+                       flags, passes_out);                                                     \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_rounds_##SUFFIX(                    \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* active, u32 n, u32 source,  \
