@@ -234,10 +234,15 @@ fn errors_are_clear() {
         .unwrap();
     let mut search = GpuSssp::new(&gpu, &g).unwrap();
     for a in variants() {
-        assert!(
-            matches!(search.run(&g, 0, &a), Err(Error::Overflow(_))),
-            "{a}"
-        );
+        match (search.run(&g, 0, &a), a) {
+            (Err(Error::Overflow(_)), _) => {}
+            // Seed 000's delta-stepping numbers its buckets in 32 bits: a narrow width
+            // over such weights is refused before it runs.
+            (Err(Error::InvalidArgument(m)), Algorithm::DeltaStepping(_)) => {
+                assert!(m.contains("buckets"), "{a}: {m}")
+            }
+            (other, _) => panic!("{a}: expected an overflow, got {other:?}"),
+        }
     }
 }
 

@@ -54,9 +54,10 @@ pub struct BenchArgs {
     /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned).
     #[arg(long)]
     algo: Option<String>,
-    /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping).
-    #[arg(long, value_name = "X")]
-    delta: Option<f64>,
+    /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping): a number, or
+    /// a rule: median, mean, max-over-degree (seed 000's) or auto.
+    #[arg(long, value_name = "X|RULE", value_parser = |s: &str| s.parse::<sssp::Delta>())]
+    delta: Option<sssp::Delta>,
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp and
     /// extract-min (default 5).
     #[arg(long)]
@@ -203,8 +204,8 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
 
 fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     let mut algo: sssp::Algorithm = args.algo.as_deref().unwrap_or("auto").parse()?;
-    if let (Some(x), sssp::Algorithm::DeltaStepping(_)) = (args.delta, algo) {
-        algo = sssp::Algorithm::DeltaStepping(sssp::Delta::Fixed(x));
+    if let (Some(d), sssp::Algorithm::DeltaStepping(_)) = (args.delta, algo) {
+        algo = sssp::Algorithm::DeltaStepping(d);
     }
     let start = Instant::now();
     let mut runner = sssp::SsspRunner::new(device, g)?;

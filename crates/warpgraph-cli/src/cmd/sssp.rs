@@ -17,8 +17,9 @@ pub const EXIT_NEGATIVE_CYCLE: u8 = 3;
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Algorithms (CPU and GPU unless marked):
-  auto                delta-stepping, or Bellman-Ford when a weight is negative
+Algorithms (CPU and GPU):
+  auto                the fastest for the graph: CPU delta-stepping, GPU near-far
+                      buckets (our design); Bellman-Ford when a weight is negative
   dijkstra            CPU: binary heap, serial (the classic baseline). GPU: seed 000's
                       one vertex per iteration, ExtractMin by a parallel reduction over
                       all vertices (--threads-per-block); O(n^2), slow on big graphs
@@ -27,8 +28,9 @@ Algorithms (CPU and GPU unless marked):
   bellman-ford        parallel rounds, early exit; accepts negative weights
   bellman-ford-queue  worklist (CPU: SLF/LLL ordering; GPU: no duplicates); accepts
                       negative weights
-  delta-stepping      buckets (Meyer & Sanders; GPU: near-far lists); --delta /
-                      --delta-heuristic
+  delta-stepping      buckets (Meyer & Sanders; GPU: seed 000's design, a bucket
+                      number per vertex, light and heavy phases, request lists laid
+                      out by prefix sum); --delta / --delta-heuristic
   spmv-csr            Bellman-Ford as (min,+) matrix-vector products, CSR rows
   spmv-ell            the same over ELL (rows padded to the longest, column-major);
                       refused with the reason where the padding would explode

@@ -76,3 +76,24 @@ __device__ __forceinline__ void warp_append(bool want, u32 v, u32* list, u32* ct
         if (want) list[base + __popc(takers & ((1u << lane) - 1))] = v;
     }
 }
+
+// Degree prefix sums over a list of vertices, a contiguous run [lo, hi) per thread:
+// run_arcs gives the arcs of the run's vertices (for a block or grid scan), write_offsets
+// then writes out[i] = base + the arcs of list[lo..i) for each i of the run.
+__device__ __forceinline__ u64 run_arcs(const u64* off, const u32* list, u32 lo, u32 hi) {
+    u64 arcs = 0;
+    for (u32 i = lo; i < hi; i++) {
+        u32 v = ld(list + i);
+        arcs += off[v + 1] - off[v];
+    }
+    return arcs;
+}
+
+__device__ __forceinline__ void write_offsets(const u64* off, const u32* list, u32 lo, u32 hi,
+                                              u64 base, u64* out) {
+    for (u32 i = lo; i < hi; i++) {
+        u32 v = ld(list + i);
+        out[i] = base;
+        base += off[v + 1] - off[v];
+    }
+}

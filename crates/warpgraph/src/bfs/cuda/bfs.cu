@@ -367,18 +367,9 @@ __device__ u64 expand_flat(const u32* big, u32 count, const u64* off, const u32*
     // Each thread sums a contiguous run of the vertices, then a block scan places runs.
     u32 per = (count + blockDim.x - 1) / blockDim.x;
     u32 lo = min(count, threadIdx.x * per), hi = min(count, lo + per);
-    u64 mine = 0;
-    for (u32 i = lo; i < hi; i++) {
-        u32 u = ld(big + i);
-        mine += off[u + 1] - off[u];
-    }
     u64 total;
-    u64 run = block_exclusive_scan64(mine, scratch, &total);
-    for (u32 i = lo; i < hi; i++) {
-        u32 u = ld(big + i);
-        sum[i] = run;
-        run += off[u + 1] - off[u];
-    }
+    u64 run = block_exclusive_scan64(run_arcs(off, big, lo, hi), scratch, &total);
+    write_offsets(off, big, lo, hi, run, sum);
     __syncthreads();
     if (total > app_limit) app = 0;
     u64 threads = (u64)gridDim.x * blockDim.x;

@@ -4,8 +4,13 @@
 //! and unweighted graphs, `f64` for float weights) and a shortest-path tree.
 //!
 //! **Method** (kernels in `sssp.cu`, each one cooperative launch for the whole search):
-//! - `delta-stepping`, `dijkstra-parallel`, `auto` (non-negative weights): near-far
-//!   buckets. Vertices are settled bucket by bucket (width delta, Meyer and Sanders'
+//! - `delta-stepping`: seed 000's Algorithm 3 as it describes it: a bucket index per
+//!   vertex (insert, move and remove are one write), light phases while the least bucket
+//!   refills and one heavy phase after, light and heavy told apart inside the relaxation,
+//!   and request lists laid out by a prefix sum over the taken vertices' degrees with one
+//!   thread per request. The width by the seed's three rules (`--delta-heuristic`) or
+//!   given; by default the automatic width below.
+//! - `dijkstra-parallel`, `auto` (non-negative weights): near-far buckets, our design. Vertices are settled bucket by bucket (width delta, Meyer and Sanders'
 //!   order; Davidson et al.'s near/far split): the bucket's list is expanded, the vertices
 //!   it lowers below the bucket's end forming the next list (each once, by a per-vertex
 //!   stamp), until the list is empty; a scan of all distances then collects the next
@@ -138,6 +143,7 @@ struct Kernels {
     spmv_csr: CudaFunction,
     spmv_ell: CudaFunction,
     dijkstra: CudaFunction,
+    buckets: CudaFunction,
 }
 
 /// How a search runs.
@@ -151,6 +157,8 @@ enum Method {
     Spmv(bool),
     /// Seed 000's Dijkstra.
     Dijkstra,
+    /// Seed 000's delta-stepping, buckets of this width.
+    Buckets(f64),
 }
 
 /// A CSR on the GPU: offsets, targets, weights.
@@ -182,6 +190,12 @@ pub struct GpuSssp {
     block_key: CudaSlice<u64>,
     block_vertex: CudaSlice<u32>,
     extract_min_threads: u32,
+    /// Seed 000's delta-stepping: its request layout (n + 1 entries, allocated when first
+    /// needed) and its counters.
+    reqidx: Option<CudaSlice<u64>>,
+    words: CudaSlice<u32>,
+    /// The largest arc weight (1 when unweighted).
+    max_weight: f64,
     /// The smallest arc weight and whether some arc is negative.
     min_weight: Option<f64>,
     negative: bool,
@@ -255,8 +269,9 @@ impl GpuSssp {
             spmv_csr: f("sssp_spmv_csr")?,
             spmv_ell: f("sssp_spmv_ell")?,
             dijkstra: f("sssp_dijkstra")?,
+            buckets: f("sssp_buckets")?,
         };
-        let per_sm = [&k.near_far, &k.rounds]
+        let per_sm = [&k.near_far, &k.rounds, &k.buckets]
             .iter()
             .map(|f| f.occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None))
             .try_fold(BLOCKS_PER_SM, |a, r| r.map(|b| a.min(b)))
@@ -286,6 +301,9 @@ impl GpuSssp {
             block_key: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
             block_vertex: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
             extract_min_threads: EXTRACT_MIN_THREADS_DEFAULT,
+            reqidx: None,
+            words: gpu.zeros(8)?,
+            max_weight: range.map_or(1.0, |r| r.1),
             negative: min_weight.is_some_and(|x| x < 0.0),
             min_weight,
             packable,
@@ -378,7 +396,7 @@ impl GpuSssp {
             }
             Algorithm::DeltaStepping(delta) => {
                 refuse_negative("delta-stepping")?;
-                Method::NearFar(self.width(csr, w, *delta)?)
+                Method::Buckets(self.width(csr, w, *delta)?)
             }
             Algorithm::DijkstraParallel => {
                 refuse_negative("dijkstra-parallel")?;
@@ -396,6 +414,9 @@ impl GpuSssp {
         if let Method::Spmv(ell) = method {
             self.prepare_spmv(g, ell)?;
         }
+        if let Method::Buckets(width) = method {
+            self.prepare_buckets(width)?;
+        }
         let packed = self.packable && matches!(method, Method::NearFar(_));
         let start = Instant::now();
         let timer = self.gpu.timer()?;
@@ -407,6 +428,9 @@ impl GpuSssp {
             Method::Rounds => self.launch_rounds(source).map(|_| false)?,
             Method::Spmv(ell) => self.run_spmv(ell)?,
             Method::Dijkstra => self.launch_dijkstra().map(|_| false)?,
+            Method::Buckets(width) => self
+                .launch_buckets(A::D::device_delta(width))
+                .map(|_| false)?,
         };
         // Parents on the GPU (meaningless, and ignored, when the search failed), unless
         // the words hold them.
@@ -697,6 +721,57 @@ impl GpuSssp {
         // least `blocks`), the barrier BARRIER_WORDS. Cooperative, within the occupancy the
         // driver reported for this block size.
         unsafe { b.launch_cooperative(launch_config(blocks, threads)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
+    /// Checks that every distance has a bucket number below 2^32 - 1 at this width, and
+    /// allocates the request layout.
+    fn prepare_buckets(&mut self, width: f64) -> Result<()> {
+        let n = u64::from(self.n);
+        let most = (n.max(1) - 1) as f64 * self.max_weight / width;
+        if most >= f64::from(u32::MAX - 1) {
+            return Err(Error::InvalidArgument(format!(
+                "delta-stepping with width {width} could need {most:.3e} buckets, more than \
+                 its bucket numbers hold (2^32 - 1): give a wider --delta, or use auto"
+            )));
+        }
+        if self.reqidx.is_none() {
+            self.gpu.check_memory(
+                || format!("delta-stepping's request layout ({} entries)", n + 1),
+                8 * (n + 1),
+            )?;
+            self.reqidx = Some(self.gpu.zeros(self.n as usize + 1)?);
+        }
+        Ok(())
+    }
+
+    fn launch_buckets(&mut self, delta: DeviceDelta) -> Result<()> {
+        let stream = self.gpu.stream().clone();
+        let reqidx = self.reqidx.as_mut().expect("prepare_buckets allocated it");
+        let mut b = stream.launch_builder(&self.k.buckets);
+        b.arg(&self.off).arg(&self.tgt);
+        self.w.push_to(&mut b);
+        b.arg(&mut self.dist)
+            .arg(&mut self.stamp)
+            .arg(&mut self.big)
+            .arg(&self.n);
+        match &delta {
+            DeviceDelta::Int(x) => b.arg(x),
+            DeviceDelta::Float(x) => b.arg(x),
+        };
+        b.arg(&mut self.qa)
+            .arg(&mut self.qb)
+            .arg(reqidx)
+            .arg(&mut self.block_key)
+            .arg(&mut self.barrier)
+            .arg(&mut self.words)
+            .arg(&mut self.flags)
+            .arg(&mut self.passes);
+        // SAFETY: the arguments match sssp_buckets_*'s parameters (the weight and delta
+        // types are the kernel's suffix): big (the bucket numbers), qa and qb (F and R)
+        // hold n entries, reqidx n + 1, block_key at least `blocks`, words 8, the barrier
+        // BARRIER_WORDS; stamp is zeroed and dist set by reset. Cooperative, as near_far.
+        unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
     }
 
