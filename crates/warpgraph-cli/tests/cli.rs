@@ -413,6 +413,19 @@ fn bench_reports_verified_trials() {
             "128",
         ),
         (&["bfs"][..], "give a graph file"),
+        (
+            &[
+                "bench",
+                "apsp",
+                "--generate",
+                "kron:6",
+                "--device",
+                "cpu",
+                "--algo",
+                "fw-naive",
+            ][..],
+            "GPU variant",
+        ),
     ] {
         let e = fails(args, dir);
         assert!(e.contains(says), "{args:?}: {e}");

@@ -1,18 +1,25 @@
 //! All-pairs shortest paths: Floyd-Warshall and Johnson against a serial oracle written
-//! here, the verifier against broken results, and the `.npy` / TSV sinks read back.
+//! here, the verifier against broken results, and the `.npy` / TSV sinks read back. The
+//! GPU's Floyd-Warshall variants run beside the CPU's where a GPU can be used (and must
+//! with `WARPGRAPH_REQUIRE_GPU=1`; see `common::gpu`).
+
+mod common;
 
 use std::collections::HashMap;
 use std::str::FromStr;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
+use warpgraph::apsp::cuda::FwVariant;
 use warpgraph::apsp::sink::NpyDtype;
 use warpgraph::apsp::{
     apsp, apsp_matrix, cpu, verify_matrix, verify_negative_cycle, verify_row, Algorithm,
     ApspOptions, DistMatrix, DistType, Dists, MatrixSink, NpySink, RowBlock, RowSink, TsvSink,
     VerifyingSink,
 };
-use warpgraph::{BuildOptions, Duplicates, EdgeList, Error, Graph, SelfLoops, VertexIds, Weights};
+use warpgraph::{
+    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, SelfLoops, VertexIds, Weights,
+};
 
 const INF: i64 = i64::MAX;
 
@@ -265,6 +272,25 @@ fn graph_strategy(max_n: usize) -> impl Strategy<Value = TestGraph> {
         })
 }
 
+/// The GPU's Floyd-Warshall variants on `g`, each result as a matrix (none where no GPU can
+/// be used).
+fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(FwVariant, warpgraph::Result<DistMatrix>)> {
+    let Some(gpu) = common::gpu() else {
+        return Vec::new();
+    };
+    [FwVariant::Naive, FwVariant::Blocked]
+        .into_iter()
+        .map(|v| {
+            let mut sink = MatrixSink::new();
+            let opts = ApspOptions { predecessors };
+            let r =
+                warpgraph::apsp::cuda::floyd_warshall(&gpu, g, &opts, v, &mut sink, &NoProgress)
+                    .and_then(|_| sink.into_matrix());
+            (v, r)
+        })
+        .collect()
+}
+
 fn run(g: &Graph, a: Algorithm, predecessors: bool) -> DistMatrix {
     apsp_matrix(g, a, &ApspOptions { predecessors })
         .unwrap_or_else(|e| panic!("{a} (predecessors {predecessors}): {e}"))
@@ -284,6 +310,18 @@ proptest! {
                 tg.assert_matches(&m, &format!("{a} pred={pred}"));
                 if let Err(e) = verify_matrix(&g, &m) {
                     panic!("{a} pred={pred}: {e}");
+                }
+                if pred {
+                    check_paths(&tg, &m);
+                }
+            }
+        }
+        for pred in [false, true] {
+            for (v, m) in gpu_fw(&g, pred) {
+                let m = m.unwrap_or_else(|e| panic!("GPU {v} pred={pred}: {e}"));
+                tg.assert_matches(&m, &format!("GPU {v} pred={pred}"));
+                if let Err(e) = verify_matrix(&g, &m) {
+                    panic!("GPU {v} pred={pred}: {e}");
                 }
                 if pred {
                     check_paths(&tg, &m);
@@ -334,6 +372,58 @@ proptest! {
                 }
             }
         }
+        for pred in [false, true] {
+            for (v, r) in gpu_fw(&g, pred) {
+                match r {
+                    Err(Error::NegativeCycle { cycle, .. }) => {
+                        prop_assert!(verify_negative_cycle(&g, &cycle).unwrap() < 0.0);
+                    }
+                    other => panic!("GPU {v}: expected a negative cycle, got {other:?}"),
+                }
+            }
+        }
+    }
+}
+
+/// The GPU's variants on graphs bigger than a tile row (n not a multiple of 32 or 64,
+/// negative weights by potentials, unreachable pairs): equal to the CPU's Floyd-Warshall;
+/// wide integer weights (times 2^20) take i64 cells, and weights that need 128-bit sums
+/// are refused.
+#[test]
+fn gpu_floyd_warshall_matches_the_cpu() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let mut rng = warpgraph::generate::rng::Rng::new(7);
+    for (n, scale) in [(1usize, 1i64), (333, 1), (700, 1), (300, 1 << 20)] {
+        let h: Vec<i64> = (0..n).map(|_| -(rng.below(50) as i64)).collect();
+        let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..3 * n {
+            let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+            src.push(u);
+            dst.push(v);
+            w.push((rng.below(20) as i64 + h[u as usize] - h[v as usize]) * scale);
+        }
+        let g = EdgeList::new(n as u64, src, dst, Weights::from(w))
+            .unwrap()
+            .build(&BuildOptions::default())
+            .unwrap();
+        let cpu = run(&g, Algorithm::FloydWarshall, false);
+        for (v, m) in gpu_fw(&g, false) {
+            assert_eq!(m.unwrap(), cpu, "GPU {v}, n {n}, scale {scale}");
+        }
+    }
+    let huge = EdgeList::new(
+        3,
+        vec![0, 1],
+        vec![1, 2],
+        Weights::from(vec![i64::MAX / 2; 2]),
+    )
+    .unwrap()
+    .build(&BuildOptions::default())
+    .unwrap();
+    for (v, r) in gpu_fw(&huge, false) {
+        assert!(matches!(r, Err(Error::Unsupported(_))), "GPU {v}: {r:?}");
     }
 }
 

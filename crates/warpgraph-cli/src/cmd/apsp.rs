@@ -6,9 +6,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use clap::Args;
+use warpgraph::apsp::cuda::FwVariant;
 use warpgraph::apsp::{
-    self, Algorithm, ApspOptions, NpySink, RowBlock, RowSink, RowsInfo, TsvSink, VerifyingSink,
+    self, Algorithm, ApspOptions, Backend, NpySink, RowBlock, RowSink, RowsInfo, TsvSink,
+    VerifyingSink,
 };
+use warpgraph::device::Device;
 use warpgraph::Error;
 
 use crate::args::{choice, commas};
@@ -25,16 +28,25 @@ or .tsv (source, target, distance in file ids, reachable pairs only). Floyd-Wars
 the whole matrix in memory and is refused, with the bytes needed and available, when it
 does not fit; Johnson needs only a block of rows.
 
+On a GPU (--device cuda) Floyd-Warshall runs there, by --gpu-variant: fw-naive (one
+launch per pivot, a thread per element) or fw-blocked (seed 001's three phases over 32 x 32
+tiles in shared memory; the default). The matrix must fit in GPU memory (refused with the
+bytes needed and free otherwise); Johnson has no GPU code yet.
+
 Examples:
   warpgraph apsp small.gr --verify
   warpgraph apsp road.gr --algo johnson -o dist.npy
-  warpgraph apsp dense.mtx --algo floyd-warshall -o dist.tsv")]
+  warpgraph apsp dense.mtx --algo floyd-warshall -o dist.tsv
+  warpgraph apsp --generate urand:12 --algo floyd-warshall --device cuda --verify")]
 pub struct ApspArgs {
     #[command(flatten)]
     graph: GraphArgs,
     /// Algorithm: auto (by density), floyd-warshall (dense) or johnson (sparse).
     #[arg(long, default_value = "auto", value_parser = choice::<Algorithm>(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: Algorithm,
+    /// GPU Floyd-Warshall: fw-naive or fw-blocked.
+    #[arg(long, default_value = "fw-blocked", value_parser = choice::<FwVariant>(FwVariant::ALL.iter().map(|a| a.name())))]
+    gpu_variant: FwVariant,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -55,7 +67,15 @@ impl RowSink for Discard {
 }
 
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
-    let device = args.run.device("APSP", false, quiet)?;
+    let device = args.run.device("APSP", true, quiet)?;
+    let gpu = match device {
+        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
+        _ => None,
+    };
+    let backend = match &gpu {
+        Some(gpu) => Backend::Cuda(gpu, args.gpu_variant),
+        None => Backend::Cpu,
+    };
     let (g, graph_name) = args.graph.load(quiet)?;
     let mut npy;
     let mut tsv;
@@ -83,7 +103,7 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     };
     let bar = Bar::new(quiet || args.run.json, false);
     let t = Instant::now();
-    let summary = match apsp::apsp_with(&g, args.algo, &ApspOptions::default(), sink, &bar) {
+    let summary = match apsp::apsp_on(&g, args.algo, &ApspOptions::default(), backend, sink, &bar) {
         Ok(s) => s,
         Err(Error::NegativeCycle { cycle, weight }) => {
             let ids: Vec<String> = cycle.iter().map(|&v| ext(&g, v).to_string()).collect();
@@ -106,21 +126,26 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     };
     let secs = t.elapsed().as_secs_f64();
     let verified = args.run.verify.then_some(true);
+    let name = match gpu {
+        Some(_) => format!("{} ({})", summary.algorithm.name(), args.gpu_variant),
+        None => summary.algorithm.name().to_string(),
+    };
     if args.run.json {
         let j = serde_json::json!({
-            "problem": "apsp", "algorithm": summary.algorithm.name(), "device": device.describe(),
+            "problem": "apsp", "algorithm": name, "device": device.describe(),
             "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
-            "seconds": secs, "reachable_pairs": summary.reachable_pairs,
+            "seconds": secs, "kernel_seconds": summary.kernel_seconds,
+            "reachable_pairs": summary.reachable_pairs,
             "output": args.run.output.as_ref().map(|p| p.display().to_string()), "verified": verified,
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
     } else {
         println!(
-            "apsp ({}) on {}: {} vertices, {} reachable pairs, {secs:.4} s{}",
-            summary.algorithm.name(),
+            "apsp ({name}) on {}: {} vertices, {} reachable pairs, {secs:.4} s{}{}",
             device.describe(),
             commas(g.num_vertices() as u64),
             commas(summary.reachable_pairs),
+            crate::cmd::common::in_kernels(summary.kernel_seconds),
             args.run
                 .output
                 .as_ref()

@@ -95,7 +95,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Bfs => ("BFS", true),
         Problem::Sssp => ("SSSP", true),
         Problem::Mst => ("MST", false),
-        Problem::Apsp => ("APSP", false),
+        Problem::Apsp => ("APSP", true),
         Problem::ExtractMin => return bench_extract_min(&args, quiet),
     };
     if args.sizes.is_some() {
@@ -107,7 +107,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Bfs => bench_bfs(&g, device, &args)?,
         Problem::Sssp => bench_sssp(&g, device, &args)?,
         Problem::Mst => bench_mst(&g, &args)?,
-        Problem::Apsp => bench_apsp(&g, &args)?,
+        Problem::Apsp => bench_apsp(&g, device, &args)?,
         Problem::ExtractMin => unreachable!("returned above"),
     };
     let mut report = Report {
@@ -252,17 +252,35 @@ fn bench_mst(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
     Ok((algo.name().to_string(), None, t))
 }
 
-fn bench_apsp(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
-    let algo: apsp::Algorithm = args.algo.as_deref().unwrap_or("auto").parse()?;
+/// APSP; on a GPU, `--algo` may name a Floyd-Warshall variant (fw-naive, fw-blocked).
+fn bench_apsp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
+    use apsp::cuda::FwVariant;
+    let name = args.algo.as_deref().unwrap_or("auto");
+    let (algo, variant) = match name.parse::<FwVariant>() {
+        Ok(v) => (apsp::Algorithm::FloydWarshall, v),
+        Err(_) => (name.parse()?, FwVariant::default()),
+    };
+    let gpu = match device {
+        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
+        _ => None,
+    };
+    if gpu.is_none() && algo == apsp::Algorithm::FloydWarshall && name != "floyd-warshall" {
+        bail!("{name} is a GPU variant: add --device cuda");
+    }
+    let backend = match &gpu {
+        Some(gpu) => apsp::Backend::Cuda(gpu, variant),
+        None => apsp::Backend::Cpu,
+    };
     let reps: Vec<usize> = (0..args.trials.unwrap_or(5)).collect();
     let resolved = algo.resolve(g, &apsp::ApspOptions::default());
     let t = trials(&reps, |_| {
         let mut sink = apsp::MatrixSink::new();
         let start = Instant::now();
-        let s = apsp::apsp_with(
+        let s = apsp::apsp_on(
             g,
             algo,
             &apsp::ApspOptions::default(),
+            backend,
             &mut sink,
             &NoProgress,
         )?;
@@ -271,13 +289,17 @@ fn bench_apsp(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
         Ok(Trial {
             source: None,
             seconds,
-            kernel_seconds: None,
+            kernel_seconds: s.kernel_seconds,
             reached: s.reachable_pairs,
             edges: 0,
             verified: true,
         })
     })?;
-    Ok((resolved.name().to_string(), None, t))
+    let name = match gpu {
+        Some(_) => format!("{}-gpu-{variant}", resolved.name()),
+        None => resolved.name().to_string(),
+    };
+    Ok((name, None, t))
 }
 
 /// The ExtractMin study: a table of microseconds per ExtractMin, a row per size as it is

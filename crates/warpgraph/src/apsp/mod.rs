@@ -62,6 +62,7 @@
 //! ```
 
 pub mod cpu;
+pub mod cuda;
 pub mod sink;
 pub mod verify;
 
@@ -456,7 +457,7 @@ impl DistMatrix {
 }
 
 /// What a run did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ApspSummary {
     /// The algorithm that ran (`Auto` resolved).
     pub algorithm: Algorithm,
@@ -466,6 +467,8 @@ pub struct ApspSummary {
     pub dist_type: DistType,
     /// The number of pairs with a finite distance, the diagonal included.
     pub reachable_pairs: u64,
+    /// On a GPU, the seconds its kernels took (CUDA events).
+    pub kernel_seconds: Option<f64>,
     /// Whether the graph has a negative weight (Johnson then reweights, and
     /// Floyd-Warshall uses wider integers for its sentinel).
     pub negative_weights: bool,
@@ -547,6 +550,32 @@ pub fn apsp_with(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<ApspSummary> {
+    apsp_on(g, algorithm, opts, Backend::Cpu, sink, progress)
+}
+
+/// Where [`apsp_on`] runs.
+#[derive(Clone, Copy)]
+pub enum Backend<'a> {
+    /// Every CPU core.
+    Cpu,
+    /// A GPU, with the Floyd-Warshall variant to use ([`cuda`]).
+    Cuda(&'a std::sync::Arc<crate::cuda::Gpu>, cuda::FwVariant),
+}
+
+/// [`apsp_with`] on `backend`. On a GPU, Floyd-Warshall runs there ([`cuda::floyd_warshall`]);
+/// Johnson has no GPU code yet.
+///
+/// # Errors
+/// As [`apsp`]; on a GPU, [`Error::InvalidArgument`] for Johnson (also when `Auto` picks
+/// it), and those of [`cuda::floyd_warshall`].
+pub fn apsp_on(
+    g: &Graph,
+    algorithm: Algorithm,
+    opts: &ApspOptions,
+    backend: Backend<'_>,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<ApspSummary> {
     let algorithm = algorithm.resolve(g, opts);
     let info = RowsInfo {
         num_vertices: g.num_vertices(),
@@ -557,16 +586,38 @@ pub fn apsp_with(
         inner: sink,
         reachable: 0,
     };
-    match algorithm {
-        Algorithm::Johnson => cpu::johnson_with(g, opts, &mut counter, progress)?,
-        _ => cpu::floyd_warshall_with(g, opts, &mut counter, progress)?,
-    }
+    let kernel_seconds = match (algorithm, backend) {
+        (Algorithm::Johnson, Backend::Cpu) => {
+            cpu::johnson_with(g, opts, &mut counter, progress)?;
+            None
+        }
+        (Algorithm::Johnson, Backend::Cuda(..)) => {
+            return Err(Error::InvalidArgument(
+                "johnson has no GPU code yet (the graph is sparse, so auto picked it): on the \
+                 GPU use --algo floyd-warshall, or run johnson with --device cpu"
+                    .into(),
+            ))
+        }
+        (_, Backend::Cpu) => {
+            cpu::floyd_warshall_with(g, opts, &mut counter, progress)?;
+            None
+        }
+        (_, Backend::Cuda(gpu, variant)) => Some(cuda::floyd_warshall(
+            gpu,
+            g,
+            opts,
+            variant,
+            &mut counter,
+            progress,
+        )?),
+    };
     Ok(ApspSummary {
         algorithm,
         num_vertices: info.num_vertices,
         dist_type: info.dist_type,
         reachable_pairs: counter.reachable,
         negative_weights: cpu::has_negative_weight(g),
+        kernel_seconds,
     })
 }
 

@@ -46,7 +46,11 @@ pub struct KernelSource {
 const COMMON: &str = include_str!("common.cuh");
 
 /// Every kernel file of the backend (a test compiles each one).
-pub const KERNELS: &[&KernelSource] = &[&crate::bfs::cuda::KERNELS, &crate::sssp::cuda::KERNELS];
+pub const KERNELS: &[&KernelSource] = &[
+    &crate::bfs::cuda::KERNELS,
+    &crate::sssp::cuda::KERNELS,
+    &crate::apsp::cuda::KERNELS,
+];
 
 /// A GPU as [`probe`] describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -329,6 +333,22 @@ impl Gpu {
             .map_err(gpu_err)?;
         self.stream.synchronize().map_err(gpu_err)?;
         Ok(&staging.as_slice().map_err(gpu_err)?[..len])
+    }
+
+    /// Copies `buf` into `out` (as many elements as `out` holds) once all work queued
+    /// before has finished.
+    pub(crate) fn download_into<T: DeviceRepr>(
+        &self,
+        buf: &CudaSlice<T>,
+        out: &mut [T],
+    ) -> Result<()> {
+        if out.is_empty() {
+            return Ok(());
+        }
+        self.stream
+            .memcpy_dtoh(&buf.slice(..out.len()), out)
+            .map_err(gpu_err)?;
+        self.stream.synchronize().map_err(gpu_err)
     }
 
     /// Starts timing the work queued from now on (see [`Timer`]).

@@ -132,6 +132,53 @@ pub fn floyd_warshall_with(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<()> {
+    floyd_warshall_by(g, opts, sink, progress, None)
+}
+
+/// The working matrix of a run, for a solver that does the rounds in place of the CPU's
+/// (the GPU's): the padded `big x big` distances, row-major, holding the arc weights and
+/// sentinels (see the module docs), and the predecessors when asked for.
+pub(crate) struct Work<'a> {
+    /// Rows and columns (n padded to a multiple of 64).
+    pub big: usize,
+    /// The real vertices.
+    pub n: usize,
+    /// The distances, by cell type.
+    pub matrix: Matrix<'a>,
+    /// `big x big` predecessors, or none.
+    pub pred: Option<&'a mut [u32]>,
+}
+
+/// The distances of a [`Work`]: a value at least `thr` means unreachable.
+pub(crate) enum Matrix<'a> {
+    I32 {
+        d: &'a mut [i32],
+        thr: i32,
+    },
+    I64 {
+        d: &'a mut [i64],
+        thr: i64,
+    },
+    /// Sums that need 128 bits (weights near the `i64` limit).
+    I128,
+    F64 {
+        d: &'a mut [f64],
+    },
+}
+
+/// Does every round on a [`Work`]; returns a vertex of negative distance to itself, if a
+/// negative cycle showed up.
+pub(crate) type Solver<'s> = &'s mut dyn FnMut(Work<'_>) -> Result<Option<usize>>;
+
+/// [`floyd_warshall_with`], the rounds done by `solver` when given: the plan, memory check,
+/// initial matrix, negative-cycle report and rows to the sink stay the CPU's.
+pub(crate) fn floyd_warshall_by(
+    g: &Graph,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+    solver: Option<Solver<'_>>,
+) -> Result<()> {
     let plan = plan(g)?;
     let info = RowsInfo {
         num_vertices: g.num_vertices(),
@@ -163,10 +210,10 @@ pub fn floyd_warshall_with(
         progress,
     };
     match plan {
-        Plan::I32 { inf, thr } => run::<i32>(&ctx, inf, thr, sink)?,
-        Plan::I64 { inf, thr } => run::<i64>(&ctx, inf, thr, sink)?,
-        Plan::I128 => run::<i128>(&ctx, i128::MAX, i128::MAX, sink)?,
-        Plan::F64 => run::<f64>(&ctx, f64::INFINITY, f64::INFINITY, sink)?,
+        Plan::I32 { inf, thr } => run::<i32>(&ctx, solver, inf, thr, sink)?,
+        Plan::I64 { inf, thr } => run::<i64>(&ctx, solver, inf, thr, sink)?,
+        Plan::I128 => run::<i128>(&ctx, solver, i128::MAX, i128::MAX, sink)?,
+        Plan::F64 => run::<f64>(&ctx, solver, f64::INFINITY, f64::INFINITY, sink)?,
     }
     sink.finish()
 }
@@ -299,11 +346,16 @@ trait Cell: Copy + Send + Sync + PartialOrd + std::fmt::Display + 'static {
     fn relax(c: &mut [Self; T], a: Self, b: &[Self; T]);
     /// As `relax`, also `p[j] = pb[j]` where `c[j]` improved.
     fn relax_pred(c: &mut [Self; T], p: &mut [u32; T], a: Self, b: &[Self; T], pb: &[u32; T]);
+    /// The matrix `d` (threshold `thr`) for a [`Solver`].
+    fn matrix(d: &mut [Self], thr: Self) -> Matrix<'_>;
 }
 
 macro_rules! int_cell {
-    ($t:ty) => {
+    ($t:ty, $variant:ident) => {
         impl Cell for $t {
+            fn matrix(d: &mut [Self], thr: Self) -> Matrix<'_> {
+                Matrix::$variant { d, thr }
+            }
             const ZERO: Self = 0;
             type Out = i64;
             const OUT_INF: i64 = i64::MAX;
@@ -344,10 +396,13 @@ macro_rules! int_cell {
         }
     };
 }
-int_cell!(i32);
-int_cell!(i64);
+int_cell!(i32, I32);
+int_cell!(i64, I64);
 
 impl Cell for i128 {
+    fn matrix(_d: &mut [Self], _thr: Self) -> Matrix<'_> {
+        Matrix::I128
+    }
     const ZERO: Self = 0;
     type Out = i64;
     const OUT_INF: i64 = i64::MAX;
@@ -390,6 +445,9 @@ impl Cell for i128 {
 }
 
 impl Cell for f64 {
+    fn matrix(d: &mut [Self], _thr: Self) -> Matrix<'_> {
+        Matrix::F64 { d }
+    }
     const ZERO: Self = 0.0;
     type Out = f64;
     const OUT_INF: f64 = f64::INFINITY;
@@ -501,7 +559,14 @@ fn tile_to<C: Copy>(t: &[[C; T]], d: &mut [C], stride: usize, row: usize, col: u
     }
 }
 
-fn run<C: Cell>(ctx: &Ctx<'_>, inf: C, thr: C, sink: &mut dyn RowSink) -> Result<()> {
+/// Initial matrix, the rounds (by `solver` when given), then the rows to `sink`.
+fn run<C: Cell>(
+    ctx: &Ctx<'_>,
+    solver: Option<Solver<'_>>,
+    inf: C,
+    thr: C,
+    sink: &mut dyn RowSink,
+) -> Result<()> {
     let g = ctx.g;
     let n = g.num_vertices();
     if n == 0 {
@@ -517,6 +582,18 @@ fn run<C: Cell>(ctx: &Ctx<'_>, inf: C, thr: C, sink: &mut dyn RowSink) -> Result
     let mut p: Option<Vec<u32>> = ctx.opts.predecessors.then(|| vec![NO_VERTEX; nn]);
     init(g, &mut d, p.as_deref_mut(), big, inf)?;
 
+    if let Some(solver) = solver {
+        let work = Work {
+            big,
+            n,
+            matrix: C::matrix(&mut d, thr),
+            pred: p.as_deref_mut(),
+        };
+        if let Some(v) = solver(work)? {
+            return Err(negative_cycle(g, v));
+        }
+        return emit(g, &d, p.as_deref(), n, big, thr, sink);
+    }
     let rounds = big / T;
     ctx.progress.begin("floyd-warshall", rounds as u64);
     for kb in 0..rounds {

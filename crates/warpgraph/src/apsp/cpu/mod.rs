@@ -6,7 +6,8 @@
 //! - [`johnson`](mod@johnson): Johnson's reweighting plus Dijkstra from every source (sparse graphs,
 //!   O(n m log n), memory for one block of rows).
 //!
-//! A GPU backend will add `apsp::cuda` beside this module with the same variant names.
+//! The GPU backend, [`crate::apsp::cuda`], runs Floyd-Warshall's rounds on the working matrix
+//! built here.
 
 pub mod floyd_warshall;
 pub mod johnson;

@@ -1,0 +1,178 @@
+// Kernels of the GPU Floyd-Warshall (seed 001); apsp/cuda/mod.rs drives them.
+// cuda/common.cuh (types) comes first.
+//
+// The matrix is the CPU's working matrix (apsp/cpu/floyd_warshall.rs): big x big cells,
+// row-major, big a multiple of 64, a value >= thr meaning unreachable; a row whose
+// D[i][k] is unreachable is skipped, so two sentinels are never added, and integer sums
+// wrap (the CPU's bounds keep real sums in range). Predecessors (when pred is set) follow
+// the pivots: P[i][j] = P[k][j] when D[i][k] + D[k][j] improves D[i][j]. A diagonal value
+// that turns negative records its vertex in *cycle (atomic minimum): a negative cycle.
+//
+// Instantiated for the cells i32, i64 and f64, with the suffixes _i32, _i64, _f64.
+
+typedef long long i64;
+
+// Tile edge of the blocked version (a block of TILE x TILE threads).
+#define TILE 32
+
+template <typename C> struct Cell;
+template <> struct Cell<int> {
+    static __device__ __forceinline__ int add(int a, int b) {
+        return (int)((unsigned)a + (unsigned)b);
+    }
+};
+template <> struct Cell<i64> {
+    static __device__ __forceinline__ i64 add(i64 a, i64 b) {
+        return (i64)((u64)a + (u64)b);
+    }
+};
+template <> struct Cell<double> {
+    static __device__ __forceinline__ double add(double a, double b) { return a + b; }
+};
+
+// fw-naive, pivot k: every element (i, j), one thread each; grid-stride in both
+// dimensions, so a matrix larger than the grid is swept tile by tile.
+template <typename C>
+__device__ void naive(C* d, u32* p, u32 pred, u32 big, u32 k, C thr, u32* cycle) {
+    for (u32 i = blockIdx.y * blockDim.y + threadIdx.y; i < big; i += gridDim.y * blockDim.y) {
+        C a = d[(u64)i * big + k];
+        if (a >= thr) continue;
+        for (u32 j = blockIdx.x * blockDim.x + threadIdx.x; j < big;
+             j += gridDim.x * blockDim.x) {
+            C s = Cell<C>::add(a, d[(u64)k * big + j]);
+            u64 at = (u64)i * big + j;
+            if (s < d[at]) {
+                d[at] = s;
+                if (pred) p[at] = p[(u64)k * big + j];
+                if (i == j && s < (C)0) atomicMin(cycle, i);
+            }
+        }
+    }
+}
+
+// Loads tile (ti, tj) of d (and of p) into shared memory, a cell per thread.
+template <typename C>
+__device__ __forceinline__ void load_tile(C (*s)[TILE], u32 (*sp)[TILE], const C* d,
+                                          const u32* p, u32 pred, u32 big, u32 ti, u32 tj) {
+    u64 at = (u64)(ti * TILE + threadIdx.y) * big + tj * TILE + threadIdx.x;
+    s[threadIdx.y][threadIdx.x] = d[at];
+    if (pred) sp[threadIdx.y][threadIdx.x] = p[at];
+}
+
+template <typename C>
+__device__ __forceinline__ void store_tile(C (*s)[TILE], u32 (*sp)[TILE], C* d, u32* p,
+                                           u32 pred, u32 big, u32 ti, u32 tj) {
+    u64 at = (u64)(ti * TILE + threadIdx.y) * big + tj * TILE + threadIdx.x;
+    d[at] = s[threadIdx.y][threadIdx.x];
+    if (pred) p[at] = sp[threadIdx.y][threadIdx.x];
+}
+
+// One pivot kk within shared tiles: own[y][x] = min(own[y][x], a[y][kk] + b[kk][x]), the
+// predecessor from pb[kk][x]; every value read before any is written (own may be a or b).
+template <typename C>
+__device__ __forceinline__ void pivot_in_place(C (*own)[TILE], u32 (*pown)[TILE], C (*a)[TILE],
+                                               C (*b)[TILE], u32 (*pb)[TILE], u32 pred,
+                                               u32 kk, C thr) {
+    u32 y = threadIdx.y, x = threadIdx.x;
+    C av = a[y][kk], bv = b[kk][x];
+    u32 pv = pred ? pb[kk][x] : 0;
+    __syncthreads();
+    if (av < thr) {
+        C s = Cell<C>::add(av, bv);
+        if (s < own[y][x]) {
+            own[y][x] = s;
+            if (pred) pown[y][x] = pv;
+        }
+    }
+    __syncthreads();
+}
+
+// fw-blocked (Venkataraman et al., seed 001), round kb. Phase 1: the diagonal tile alone.
+template <typename C>
+__device__ void phase1(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32* cycle) {
+    __shared__ C s[TILE][TILE];
+    __shared__ u32 sp[TILE][TILE];
+    load_tile(s, sp, d, p, pred, big, kb, kb);
+    __syncthreads();
+    // The diagonal is checked after every pivot, while values are still within the CPU's
+    // bounds (past a negative cycle they may grow and wrap).
+    for (u32 kk = 0; kk < TILE; kk++) {
+        pivot_in_place(s, sp, s, s, sp, pred, kk, thr);
+        if (threadIdx.x == threadIdx.y && s[threadIdx.y][threadIdx.x] < (C)0)
+            atomicMin(cycle, kb * TILE + threadIdx.y);
+    }
+    store_tile(s, sp, d, p, pred, big, kb, kb);
+}
+
+// Phase 2: the tiles of row kb (blockIdx.y == 0) and column kb (blockIdx.y == 1), tile
+// blockIdx.x of them, from the diagonal tile.
+template <typename C>
+__device__ void phase2(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
+    if (blockIdx.x == kb) return;
+    __shared__ C diag[TILE][TILE], own[TILE][TILE];
+    __shared__ u32 pdiag[TILE][TILE], pown[TILE][TILE];
+    bool row = blockIdx.y == 0;
+    u32 ti = row ? kb : blockIdx.x, tj = row ? blockIdx.x : kb;
+    load_tile(diag, pdiag, d, p, pred, big, kb, kb);
+    load_tile(own, pown, d, p, pred, big, ti, tj);
+    __syncthreads();
+    for (u32 kk = 0; kk < TILE; kk++) {
+        if (row) pivot_in_place(own, pown, diag, own, pown, pred, kk, thr);
+        else pivot_in_place(own, pown, own, diag, pdiag, pred, kk, thr);
+    }
+    store_tile(own, pown, d, p, pred, big, ti, tj);
+}
+
+// Phase 3: every other tile (blockIdx.y, blockIdx.x), a min-plus product of its column-kb
+// and row-kb tiles, which this round no longer changes: the cell stays in a register.
+template <typename C>
+__device__ void phase3(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
+    u32 ti = blockIdx.y, tj = blockIdx.x;
+    if (ti == kb || tj == kb) return;
+    __shared__ C col[TILE][TILE], row[TILE][TILE];
+    __shared__ u32 prow[TILE][TILE];
+    load_tile(col, prow, d, p, 0, big, ti, kb);
+    load_tile(row, prow, d, p, pred, big, kb, tj);
+    u64 at = (u64)(ti * TILE + threadIdx.y) * big + tj * TILE + threadIdx.x;
+    C c = d[at];
+    u32 pc = pred ? p[at] : 0;
+    __syncthreads();
+    bool changed = false;
+#pragma unroll 8
+    for (u32 kk = 0; kk < TILE; kk++) {
+        C a = col[threadIdx.y][kk];
+        if (a >= thr) continue;
+        C s = Cell<C>::add(a, row[kk][threadIdx.x]);
+        if (s < c) {
+            c = s;
+            changed = true;
+            if (pred) pc = prow[kk][threadIdx.x];
+        }
+    }
+    if (changed) {
+        d[at] = c;
+        if (pred) p[at] = pc;
+    }
+}
+
+#define INSTANTIATE(SUFFIX, C)                                                                 \
+    extern "C" __global__ void fw_naive_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 k,       \
+                                                 C thr, u32* cycle) {                          \
+        naive<C>(d, p, pred, big, k, thr, cycle);                                              \
+    }                                                                                          \
+    extern "C" __global__ void fw_phase1_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 kb,     \
+                                                  C thr, u32* cycle) {                         \
+        phase1<C>(d, p, pred, big, kb, thr, cycle);                                            \
+    }                                                                                          \
+    extern "C" __global__ void fw_phase2_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 kb,     \
+                                                  C thr) {                                     \
+        phase2<C>(d, p, pred, big, kb, thr);                                                   \
+    }                                                                                          \
+    extern "C" __global__ void fw_phase3_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 kb,     \
+                                                  C thr) {                                     \
+        phase3<C>(d, p, pred, big, kb, thr);                                                   \
+    }
+
+INSTANTIATE(i32, int)
+INSTANTIATE(i64, i64)
+INSTANTIATE(f64, double)

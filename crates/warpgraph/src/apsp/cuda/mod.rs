@@ -1,0 +1,215 @@
+//! All-pairs shortest paths on an NVIDIA GPU: Floyd-Warshall (seed 001).
+//!
+//! **Computes** what [`crate::apsp::cpu::floyd_warshall()`] computes, rows streamed into a
+//! [`RowSink`]: the CPU builds the working matrix (its cell type, sentinels and bounds), the
+//! GPU does every round, and the CPU converts the rows and reports a negative cycle (found
+//! on the GPU as a negative diagonal value, named by the CPU's Bellman-Ford).
+//!
+//! **Method** (kernels in `fw.cu`), by [`FwVariant`]:
+//! - `fw-naive`: one launch per pivot k, one thread per element (i, j), the grid sweeping
+//!   a matrix larger than itself tile by tile (seed 001's naive version);
+//! - `fw-blocked`: the three-phase blocked algorithm of Venkataraman et al. (seed 001): per
+//!   round, the diagonal 32 x 32 tile alone in shared memory, then the tiles of its row and
+//!   column, then every other tile as a min-plus product with its cell in a register.
+//!
+//! Cells are `i32` or `i64` (integer weights, as the CPU's plan picks them) or `f64`;
+//! weights that need the CPU's 128-bit sums are refused on the GPU. The matrix (and the
+//! predecessors) must fit in GPU memory: a bigger one is refused with the bytes needed and
+//! free (tiling through host memory is not done).
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, DeviceRepr, PushKernelArg, ValidAsZeroBits};
+
+use super::cpu::floyd_warshall::{floyd_warshall_by, Matrix, Work};
+use super::{ApspOptions, RowSink};
+use crate::cuda::{gpu_err, Gpu, KernelSource};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+use crate::progress::Progress;
+
+/// The kernels of this module.
+pub const KERNELS: KernelSource = KernelSource {
+    name: "fw",
+    source: include_str!("fw.cu"),
+};
+
+/// The tile edge of `fw-blocked` (`TILE` in `fw.cu`).
+const TILE: u32 = 32;
+
+/// Which GPU Floyd-Warshall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FwVariant {
+    /// One launch per pivot, a thread per element (seed 001's naive version).
+    Naive,
+    /// Three phases per 32 x 32 diagonal tile, in shared memory (seed 001's blocked one).
+    #[default]
+    Blocked,
+}
+
+crate::graph::named_enum!(
+    FwVariant,
+    "GPU Floyd-Warshall variant",
+    FwVariant::Naive => "fw-naive",
+    FwVariant::Blocked => "fw-blocked"
+);
+
+impl std::fmt::Display for FwVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Floyd-Warshall on `gpu`, the rows into `sink`; the seconds the kernels took (CUDA
+/// events).
+///
+/// # Errors
+/// As [`crate::apsp::cpu::floyd_warshall()`]; [`Error::OutOfMemory`] when the matrix does not
+/// fit in GPU memory; [`Error::Unsupported`] for weights that need 128-bit sums;
+/// [`Error::Gpu`] for a driver error.
+pub fn floyd_warshall(
+    gpu: &Arc<Gpu>,
+    g: &Graph,
+    opts: &ApspOptions,
+    variant: FwVariant,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<f64> {
+    let mut kernel_seconds = 0.0;
+    let mut solve = |work: Work<'_>| -> Result<Option<usize>> {
+        let (cycle, seconds) = match work.matrix {
+            Matrix::I32 { d, thr } => {
+                rounds(gpu, variant, "i32", d, thr, work.pred, (work.big, work.n))
+            }
+            Matrix::I64 { d, thr } => {
+                rounds(gpu, variant, "i64", d, thr, work.pred, (work.big, work.n))
+            }
+            Matrix::F64 { d } => rounds(
+                gpu,
+                variant,
+                "f64",
+                d,
+                f64::INFINITY,
+                work.pred,
+                (work.big, work.n),
+            ),
+            Matrix::I128 => Err(Error::Unsupported(
+                "these weights need 128-bit sums, which the GPU Floyd-Warshall does not do: \
+                 run it on the CPU (--device cpu)"
+                    .into(),
+            )),
+        }?;
+        kernel_seconds = seconds;
+        Ok(cycle)
+    };
+    progress.begin("floyd-warshall (GPU)", 1);
+    let r = floyd_warshall_by(g, opts, sink, progress, Some(&mut solve));
+    progress.finish();
+    r.map(|_| kernel_seconds)
+}
+
+/// Every round on the GPU over the matrix `d` (`big` x `big` for `n` vertices, cells `thr`
+/// and above unreachable) and predecessors `pred`, copied back in place: a vertex of
+/// negative distance to itself, if any, and the kernel seconds.
+fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy>(
+    gpu: &Arc<Gpu>,
+    variant: FwVariant,
+    suffix: &str,
+    d: &mut [C],
+    thr: C,
+    pred: Option<&mut [u32]>,
+    (big, n): (usize, usize),
+) -> Result<(Option<usize>, f64)> {
+    let cells = (big as u64) * (big as u64);
+    let per_cell = std::mem::size_of::<C>() as u64 + if pred.is_some() { 4 } else { 0 };
+    gpu.check_memory(
+        || format!("Floyd-Warshall's {big} x {big} matrix on the GPU"),
+        cells * per_cell,
+    )?;
+    let f = |name: &str| -> Result<CudaFunction> {
+        gpu.function(&KERNELS, &format!("{name}_{suffix}"))
+    };
+    let mut dd = gpu.upload(d)?;
+    let has_pred = u32::from(pred.is_some());
+    let mut pp = match &pred {
+        Some(p) => gpu.upload(p)?,
+        None => gpu.zeros::<u32>(1)?,
+    };
+    let mut cycle = gpu.upload(&[u32::MAX])?;
+    let big32 = u32::try_from(big).map_err(|_| Error::TooLarge {
+        what: "vertices for the GPU Floyd-Warshall".into(),
+        value: big as u64,
+        limit: u64::from(u32::MAX),
+    })?;
+    let stream = gpu.stream().clone();
+    let timer = gpu.timer()?;
+    match variant {
+        FwVariant::Naive => {
+            let k_fn = f("fw_naive")?;
+            // 16 x 16 threads a block; at most 1024 x 1024 blocks, which sweep bigger
+            // matrices in tiles.
+            let blocks = big32.div_ceil(16).min(1024);
+            let cfg = cudarc::driver::LaunchConfig {
+                grid_dim: (blocks, blocks, 1),
+                block_dim: (16, 16, 1),
+                shared_mem_bytes: 0,
+            };
+            // The padding vertices are isolated: pivoting on them changes nothing.
+            for k in 0..n as u32 {
+                let mut b = stream.launch_builder(&k_fn);
+                b.arg(&mut dd)
+                    .arg(&mut pp)
+                    .arg(&has_pred)
+                    .arg(&big32)
+                    .arg(&k)
+                    .arg(&thr)
+                    .arg(&mut cycle);
+                // SAFETY: matches fw_naive_*(d, p, pred, big, k, thr, cycle): d holds big^2
+                // cells, p big^2 when pred is set (else one, never read), cycle one.
+                unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+            }
+        }
+        FwVariant::Blocked => {
+            let (p1, p2, p3) = (f("fw_phase1")?, f("fw_phase2")?, f("fw_phase3")?);
+            let tiles = big32 / TILE;
+            let cfg = |x: u32, y: u32| cudarc::driver::LaunchConfig {
+                grid_dim: (x, y, 1),
+                block_dim: (TILE, TILE, 1),
+                shared_mem_bytes: 0,
+            };
+            for kb in 0..tiles {
+                let mut b = stream.launch_builder(&p1);
+                b.arg(&mut dd)
+                    .arg(&mut pp)
+                    .arg(&has_pred)
+                    .arg(&big32)
+                    .arg(&kb)
+                    .arg(&thr)
+                    .arg(&mut cycle);
+                // SAFETY: matches fw_phase1_*; big is a multiple of TILE (64 divides it),
+                // so every tile lies inside the matrix.
+                unsafe { b.launch(cfg(1, 1)) }.map_err(gpu_err)?;
+                for (k, grid) in [(&p2, (tiles, 2)), (&p3, (tiles, tiles))] {
+                    let mut b = stream.launch_builder(k);
+                    b.arg(&mut dd)
+                        .arg(&mut pp)
+                        .arg(&has_pred)
+                        .arg(&big32)
+                        .arg(&kb)
+                        .arg(&thr);
+                    // SAFETY: matches fw_phase2_* and fw_phase3_*, as above.
+                    unsafe { b.launch(cfg(grid.0, grid.1)) }.map_err(gpu_err)?;
+                }
+            }
+        }
+    }
+    let done = timer.kernels_done(gpu)?;
+    let seconds = timer.finish(&done)?.kernel_seconds;
+    gpu.download_into(&dd, d)?;
+    if let Some(p) = pred {
+        gpu.download_into(&pp, p)?;
+    }
+    let mut c = [0u32];
+    gpu.download_into(&cycle, &mut c)?;
+    Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+}
