@@ -278,7 +278,7 @@ fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(FwVariant, warpgraph::Result<Di
     let Some(gpu) = common::gpu() else {
         return Vec::new();
     };
-    [FwVariant::Naive, FwVariant::Blocked]
+    [FwVariant::Naive, FwVariant::Blocked, FwVariant::Tuned]
         .into_iter()
         .map(|v| {
             let mut sink = MatrixSink::new();
@@ -395,8 +395,25 @@ fn gpu_floyd_warshall_matches_the_cpu() {
         return;
     }
     let mut rng = warpgraph::generate::rng::Rng::new(7);
-    for (n, scale) in [(1usize, 1i64), (333, 1), (700, 1), (300, 1 << 20)] {
-        let h: Vec<i64> = (0..n).map(|_| -(rng.below(50) as i64)).collect();
+    // Scale 0 below: no potentials, so no negative weight (fw-tuned's own third phase).
+    for (n, scale) in [
+        (1usize, 1i64),
+        (333, 1),
+        (700, 1),
+        (300, 1 << 20),
+        (1000, 0),
+        (130, 0),
+    ] {
+        let h: Vec<i64> = (0..n)
+            .map(|_| {
+                if scale == 0 {
+                    0
+                } else {
+                    -(rng.below(50) as i64)
+                }
+            })
+            .collect();
+        let scale = scale.max(1);
         let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..3 * n {
             let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);

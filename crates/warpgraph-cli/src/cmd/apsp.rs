@@ -29,8 +29,9 @@ the whole matrix in memory and is refused, with the bytes needed and available, 
 does not fit; Johnson needs only a block of rows.
 
 On a GPU (--device cuda) Floyd-Warshall runs there, by --gpu-variant: fw-naive (one
-launch per pivot, a thread per element) or fw-blocked (seed 001's three phases over 32 x 32
-tiles in shared memory; the default). The matrix must fit in GPU memory (refused with the
+launch per pivot, a thread per element), fw-blocked (seed 001's three phases over 32 x 32
+tiles in shared memory) or fw-tuned (the default: fw-blocked with a register-tiled DPX
+third phase for non-negative integer weights without predecessors). The matrix must fit in GPU memory (refused with the
 bytes needed and free otherwise); Johnson has no GPU code yet.
 
 Examples:
@@ -44,8 +45,8 @@ pub struct ApspArgs {
     /// Algorithm: auto (by density), floyd-warshall (dense) or johnson (sparse).
     #[arg(long, default_value = "auto", value_parser = choice::<Algorithm>(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: Algorithm,
-    /// GPU Floyd-Warshall: fw-naive or fw-blocked.
-    #[arg(long, default_value = "fw-blocked", value_parser = choice::<FwVariant>(FwVariant::ALL.iter().map(|a| a.name())))]
+    /// GPU Floyd-Warshall: fw-naive, fw-blocked or fw-tuned.
+    #[arg(long, default_value = "fw-tuned", value_parser = choice::<FwVariant>(FwVariant::ALL.iter().map(|a| a.name())))]
     gpu_variant: FwVariant,
     #[command(flatten)]
     run: RunArgs,

@@ -155,6 +155,58 @@ __device__ void phase3(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
     }
 }
 
+// fw-tuned, phase 3, for non-negative 32-bit cells (the CPU's plan with no negative
+// weight: values below 2^31, so sums of two stay below 2^32 and unsigned arithmetic
+// never wraps; a sentinel plus anything still reads as unreachable, so nothing is
+// skipped). A block of 256 threads takes a 64 x 64 block of the matrix, each thread 4 x 4
+// cells in registers (rows 4 ty .. 4 ty + 3, columns 4 tx .. 4 tx + 3: two 16-byte
+// shared loads feed 16 instructions), over the 32 pivots of
+// round kb: the 64 x 32 strip of column tile kb (transposed in shared memory) and the 32 x
+// 64 strip of row tile kb, min(c, a + b) one DPX instruction each (__viaddmin_u32: native
+// on sm_90 and newer, emulated before). Cells of row and column tile kb are included:
+// phases 1 and 2 closed them over these pivots, so they do not change.
+#define TT 64
+extern "C" __global__ void __launch_bounds__(256)
+    fw_tuned_phase3_u32(unsigned* d, u32 big, u32 kb) {
+    // at[kk][r] = D[row0 + r][k0 + kk]; rows padded by 4 (16-byte aligned, and the
+    // transposing stores spread over 8 banks).
+    __shared__ __align__(16) unsigned at[TILE][TT + 4];
+    __shared__ __align__(16) unsigned bs[TILE][TT];    // bs[kk][c] = D[k0 + kk][col0 + c]
+    u32 tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    u64 row0 = (u64)blockIdx.y * TT, col0 = (u64)blockIdx.x * TT, k0 = (u64)kb * TILE;
+    for (u32 e = tid; e < TT * TILE; e += 256) {
+        at[e % TILE][e / TILE] = d[(row0 + e / TILE) * big + k0 + e % TILE];
+        bs[e / TT][e % TT] = d[(k0 + e / TT) * big + col0 + e % TT];
+    }
+    uint4 acc[4], orig[4];
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+        orig[r] = *(const uint4*)(d + (row0 + 4 * ty + r) * big + col0 + 4 * tx);
+        acc[r] = orig[r];
+    }
+    __syncthreads();
+#pragma unroll 8
+    for (u32 kk = 0; kk < TILE; kk++) {
+        uint4 b = *(const uint4*)&bs[kk][4 * tx];
+        uint4 a4 = *(const uint4*)&at[kk][4 * ty];
+        unsigned as[4] = {a4.x, a4.y, a4.z, a4.w};
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            unsigned a = as[r];
+            acc[r].x = __viaddmin_u32(a, b.x, acc[r].x);
+            acc[r].y = __viaddmin_u32(a, b.y, acc[r].y);
+            acc[r].z = __viaddmin_u32(a, b.z, acc[r].z);
+            acc[r].w = __viaddmin_u32(a, b.w, acc[r].w);
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+        if (acc[r].x != orig[r].x || acc[r].y != orig[r].y || acc[r].z != orig[r].z ||
+            acc[r].w != orig[r].w)
+            *(uint4*)(d + (row0 + 4 * ty + r) * big + col0 + 4 * tx) = acc[r];
+    }
+}
+
 #define INSTANTIATE(SUFFIX, C)                                                                 \
     extern "C" __global__ void fw_naive_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 k,       \
                                                  C thr, u32* cycle) {                          \
