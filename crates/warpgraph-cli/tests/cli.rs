@@ -415,6 +415,17 @@ fn bench_reports_verified_trials() {
         (&["bfs"][..], "give a graph file"),
         (
             &[
+                "apsp",
+                "--generate",
+                "kron:5",
+                "--predecessors",
+                "-o",
+                "d.npy",
+            ][..],
+            "distances only",
+        ),
+        (
+            &[
                 "bench",
                 "apsp",
                 "--generate",
@@ -489,5 +500,36 @@ fn devices_and_device_choice() {
         assert!(out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("device auto: using the CPU"), "{err}");
+    }
+}
+
+#[test]
+fn apsp_writes_predecessors_to_tsv() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let out = ok(
+        &[
+            "apsp",
+            "--generate",
+            "kron:5",
+            "--predecessors",
+            "--verify",
+            "-o",
+            "p.tsv",
+            "--quiet",
+        ],
+        dir,
+    );
+    assert!(out.contains("verification: PASS"), "{out}");
+    let tsv = std::fs::read_to_string(dir.join("p.tsv")).unwrap();
+    let mut lines = tsv.lines();
+    assert_eq!(lines.next(), Some("source\ttarget\tdistance\tpredecessor"));
+    // Every row has four fields; a source is its own predecessor.
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        assert_eq!(f.len(), 4, "{l}");
+        if f[0] == f[1] {
+            assert_eq!(f[3], f[0], "{l}");
+        }
     }
 }

@@ -45,6 +45,10 @@ pub struct ApspArgs {
     /// Algorithm: auto (by density), floyd-warshall (dense) or johnson (sparse).
     #[arg(long, default_value = "auto", value_parser = choice::<Algorithm>(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: Algorithm,
+    /// Also compute predecessors (the vertex before each target on a shortest path from the
+    /// source), written as a fourth column of a .tsv output and checked by --verify.
+    #[arg(long)]
+    predecessors: bool,
     /// GPU Floyd-Warshall: fw-naive, fw-blocked or fw-tuned.
     #[arg(long, default_value = "fw-tuned", value_parser = choice::<FwVariant>(FwVariant::ALL.iter().map(|a| a.name())))]
     gpu_variant: FwVariant,
@@ -84,6 +88,12 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     let sink: &mut dyn RowSink = match &args.run.output {
         None => &mut discard,
         Some(p) => match p.extension().and_then(|e| e.to_str()) {
+            Some("npy") if args.predecessors => {
+                bail!(
+                    "{}: .npy holds distances only; write predecessors to a .tsv",
+                    p.display()
+                )
+            }
             Some("npy") => {
                 npy = NpySink::create(p)?;
                 &mut npy
@@ -104,7 +114,10 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     };
     let bar = Bar::new(quiet || args.run.json, false);
     let t = Instant::now();
-    let summary = match apsp::apsp_on(&g, args.algo, &ApspOptions::default(), backend, sink, &bar) {
+    let opts = ApspOptions {
+        predecessors: args.predecessors,
+    };
+    let summary = match apsp::apsp_on(&g, args.algo, &opts, backend, sink, &bar) {
         Ok(s) => s,
         Err(Error::NegativeCycle { cycle, weight }) => {
             let ids: Vec<String> = cycle.iter().map(|&v| ext(&g, v).to_string()).collect();

@@ -562,12 +562,13 @@ pub enum Backend<'a> {
     Cuda(&'a std::sync::Arc<crate::cuda::Gpu>, cuda::FwVariant),
 }
 
-/// [`apsp_with`] on `backend`. On a GPU, Floyd-Warshall runs there ([`cuda::floyd_warshall`]);
-/// Johnson has no GPU code yet.
+/// [`apsp_with`] on `backend`. On a GPU, Floyd-Warshall runs there ([`cuda::floyd_warshall`]),
+/// and `Auto` means Floyd-Warshall: Johnson has no GPU code yet.
 ///
 /// # Errors
-/// As [`apsp`]; on a GPU, [`Error::InvalidArgument`] for Johnson (also when `Auto` picks
-/// it), and those of [`cuda::floyd_warshall`].
+/// As [`apsp`]; on a GPU, [`Error::InvalidArgument`] for Johnson, and those of
+/// [`cuda::floyd_warshall`] (a matrix too big for the GPU is refused with the bytes
+/// needed and free).
 pub fn apsp_on(
     g: &Graph,
     algorithm: Algorithm,
@@ -576,7 +577,10 @@ pub fn apsp_on(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<ApspSummary> {
-    let algorithm = algorithm.resolve(g, opts);
+    let algorithm = match (algorithm, backend) {
+        (Algorithm::Auto, Backend::Cuda(..)) => Algorithm::FloydWarshall,
+        (a, _) => a.resolve(g, opts),
+    };
     let info = RowsInfo {
         num_vertices: g.num_vertices(),
         dist_type: DistType::of(g.weight_type()),
@@ -593,8 +597,8 @@ pub fn apsp_on(
         }
         (Algorithm::Johnson, Backend::Cuda(..)) => {
             return Err(Error::InvalidArgument(
-                "johnson has no GPU code yet (the graph is sparse, so auto picked it): on the \
-                 GPU use --algo floyd-warshall, or run johnson with --device cpu"
+                "johnson has no GPU code yet: on the GPU use floyd-warshall (or auto), or run \
+                 johnson with --device cpu"
                     .into(),
             ))
         }
