@@ -272,23 +272,38 @@ fn graph_strategy(max_n: usize) -> impl Strategy<Value = TestGraph> {
         })
 }
 
-/// The GPU's Floyd-Warshall variants on `g`, each result as a matrix (none where no GPU can
-/// be used).
-fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(FwVariant, warpgraph::Result<DistMatrix>)> {
+/// The GPU's Floyd-Warshall variants and (without predecessors, which it does not give
+/// yet) its Johnson on `g`, each result as a matrix (none where no GPU can be used).
+fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(String, warpgraph::Result<DistMatrix>)> {
     let Some(gpu) = common::gpu() else {
         return Vec::new();
     };
-    [FwVariant::Naive, FwVariant::Blocked, FwVariant::Tuned]
-        .into_iter()
-        .map(|v| {
-            let mut sink = MatrixSink::new();
-            let opts = ApspOptions { predecessors };
-            let r =
-                warpgraph::apsp::cuda::floyd_warshall(&gpu, g, &opts, v, &mut sink, &NoProgress)
-                    .and_then(|_| sink.into_matrix());
-            (v, r)
-        })
-        .collect()
+    let opts = ApspOptions { predecessors };
+    let mut out: Vec<(String, warpgraph::Result<DistMatrix>)> =
+        [FwVariant::Naive, FwVariant::Blocked, FwVariant::Tuned]
+            .into_iter()
+            .map(|v| {
+                let mut sink = MatrixSink::new();
+                let r = warpgraph::apsp::cuda::floyd_warshall(
+                    &gpu,
+                    g,
+                    &opts,
+                    v,
+                    &mut sink,
+                    &NoProgress,
+                )
+                .and_then(|_| sink.into_matrix());
+                (v.to_string(), r)
+            })
+            .collect();
+    let mut sink = MatrixSink::new();
+    let r = warpgraph::apsp::cuda::johnson(&gpu, g, &opts, &mut sink, &NoProgress);
+    match (predecessors, r) {
+        (true, Err(Error::Unsupported(_))) => {}
+        (true, r) => panic!("GPU johnson with predecessors: expected Unsupported, got {r:?}"),
+        (false, r) => out.push(("johnson".into(), r.and_then(|_| sink.into_matrix()))),
+    }
+    out
 }
 
 fn run(g: &Graph, a: Algorithm, predecessors: bool) -> DistMatrix {
@@ -385,12 +400,12 @@ proptest! {
     }
 }
 
-/// The GPU's variants on graphs bigger than a tile row (n not a multiple of 32 or 64,
+/// The GPU's variants (Floyd-Warshall's and Johnson) on graphs bigger than a tile row (n not a multiple of 32 or 64,
 /// negative weights by potentials, unreachable pairs): equal to the CPU's Floyd-Warshall;
 /// wide integer weights (times 2^20) take i64 cells, and weights that need 128-bit sums
 /// are refused.
 #[test]
-fn gpu_floyd_warshall_matches_the_cpu() {
+fn gpu_apsp_matches_the_cpu() {
     if common::gpu().is_none() {
         return;
     }
@@ -440,7 +455,11 @@ fn gpu_floyd_warshall_matches_the_cpu() {
     .build(&BuildOptions::default())
     .unwrap();
     for (v, r) in gpu_fw(&huge, false) {
-        assert!(matches!(r, Err(Error::Unsupported(_))), "GPU {v}: {r:?}");
+        match v.as_str() {
+            // Johnson sums in i64 with checks: 2^63 - 2 fits.
+            "johnson" => assert_eq!(r.unwrap(), run(&huge, Algorithm::Johnson, false)),
+            _ => assert!(matches!(r, Err(Error::Unsupported(_))), "GPU {v}: {r:?}"),
+        }
     }
 }
 

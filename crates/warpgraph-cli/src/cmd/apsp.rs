@@ -32,7 +32,9 @@ On a GPU (--device cuda) Floyd-Warshall runs there, by --gpu-variant: fw-naive (
 launch per pivot, a thread per element), fw-blocked (seed 001's three phases over 32 x 32
 tiles in shared memory) or fw-tuned (the default: fw-blocked with a register-tiled DPX
 third phase for non-negative integer weights without predecessors). The matrix must fit in GPU memory (refused with the
-bytes needed and free otherwise); Johnson has no GPU code yet.
+bytes needed and free otherwise). Johnson on the GPU (--algo johnson, or auto on a sparse
+graph) searches from many sources at once, a block each, and streams the rows back batch
+by batch; it does not give --predecessors yet.
 
 Examples:
   warpgraph apsp small.gr --verify

@@ -562,13 +562,13 @@ pub enum Backend<'a> {
     Cuda(&'a std::sync::Arc<crate::cuda::Gpu>, cuda::FwVariant),
 }
 
-/// [`apsp_with`] on `backend`. On a GPU, Floyd-Warshall runs there ([`cuda::floyd_warshall`]),
-/// and `Auto` means Floyd-Warshall: Johnson has no GPU code yet.
+/// [`apsp_with`] on `backend`: on a GPU, [`cuda::floyd_warshall`] or [`cuda::johnson()`],
+/// `Auto` choosing by density as on the CPU.
 ///
 /// # Errors
-/// As [`apsp`]; on a GPU, [`Error::InvalidArgument`] for Johnson, and those of
-/// [`cuda::floyd_warshall`] (a matrix too big for the GPU is refused with the bytes
-/// needed and free).
+/// As [`apsp`]; on a GPU, those of [`cuda::floyd_warshall`] (a matrix too big for the GPU
+/// is refused with the bytes needed and free) and [`cuda::johnson()`] (no predecessors
+/// yet).
 pub fn apsp_on(
     g: &Graph,
     algorithm: Algorithm,
@@ -577,10 +577,7 @@ pub fn apsp_on(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<ApspSummary> {
-    let algorithm = match (algorithm, backend) {
-        (Algorithm::Auto, Backend::Cuda(..)) => Algorithm::FloydWarshall,
-        (a, _) => a.resolve(g, opts),
-    };
+    let algorithm = algorithm.resolve(g, opts);
     let info = RowsInfo {
         num_vertices: g.num_vertices(),
         dist_type: DistType::of(g.weight_type()),
@@ -595,12 +592,8 @@ pub fn apsp_on(
             cpu::johnson_with(g, opts, &mut counter, progress)?;
             None
         }
-        (Algorithm::Johnson, Backend::Cuda(..)) => {
-            return Err(Error::InvalidArgument(
-                "johnson has no GPU code yet: on the GPU use floyd-warshall (or auto), or run \
-                 johnson with --device cpu"
-                    .into(),
-            ))
+        (Algorithm::Johnson, Backend::Cuda(gpu, _)) => {
+            Some(cuda::johnson(gpu, g, opts, &mut counter, progress)?)
         }
         (_, Backend::Cpu) => {
             cpu::floyd_warshall_with(g, opts, &mut counter, progress)?;

@@ -160,6 +160,41 @@ where
     run.rows(&w2[..], Some(&h), sink)
 }
 
+/// The weights Johnson's searches run on, in the distance type (for the GPU's searches):
+/// reweighted by the potentials when a weight is negative (the potentials then given),
+/// else the weights themselves (1 on every arc of an unweighted graph).
+pub(crate) enum Reweighted {
+    I64(Vec<i64>, Option<Vec<i64>>),
+    F64(Vec<f64>, Option<Vec<f64>>),
+}
+
+/// [`Reweighted`] for `csr`.
+///
+/// # Errors
+/// [`Error::NegativeCycle`] (a real one) and [`Error::Overflow`], as [`johnson`].
+pub(crate) fn reweighted(csr: &Csr) -> Result<Reweighted> {
+    /// The weights and, when reweighted, the potentials.
+    type Pair<D> = (Vec<D>, Option<Vec<D>>);
+    fn typed<W: Weight>(csr: &Csr, ws: &[W]) -> Result<Pair<W::Dist>>
+    where
+        W::Dist: Unweight,
+    {
+        if !ws.par_iter().any(|w| w.to_f64() < 0.0) {
+            return Ok((ws.par_iter().map(|w| w.to_dist()).collect(), None));
+        }
+        let h = bellman_ford_potentials(csr, ws)?;
+        Ok((reweight(csr, ws, &h)?, Some(h)))
+    }
+    use crate::graph::Weights;
+    Ok(match csr.weights() {
+        Weights::None => Reweighted::I64(vec![1; csr.targets().len()], None),
+        Weights::I32(w) => typed(csr, w).map(|(w, h)| Reweighted::I64(w, h))?,
+        Weights::I64(w) => typed(csr, w).map(|(w, h)| Reweighted::I64(w, h))?,
+        Weights::F32(w) => typed(csr, w).map(|(w, h)| Reweighted::F64(w, h))?,
+        Weights::F64(w) => typed(csr, w).map(|(w, h)| Reweighted::F64(w, h))?,
+    })
+}
+
 /// `w'(u, v) = w + h(u) - h(v)` for every arc, in the distance type.
 fn reweight<W: Weight>(csr: &Csr, ws: &[W], h: &[W::Dist]) -> Result<Vec<W::Dist>>
 where

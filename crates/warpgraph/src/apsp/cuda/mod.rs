@@ -1,4 +1,5 @@
-//! All-pairs shortest paths on an NVIDIA GPU: Floyd-Warshall (seed 001).
+//! All-pairs shortest paths on an NVIDIA GPU: Floyd-Warshall (seed 001) here, Johnson
+//! (seed 002) in [`johnson()`].
 //!
 //! **Computes** what [`crate::apsp::cpu::floyd_warshall()`] computes, rows streamed into a
 //! [`RowSink`]: the CPU builds the working matrix (its cell type, sentinels and bounds), the
@@ -21,6 +22,10 @@
 //! weights that need the CPU's 128-bit sums are refused on the GPU. The matrix (and the
 //! predecessors) must fit in GPU memory: a bigger one is refused with the bytes needed and
 //! free (tiling through host memory is not done).
+
+mod johnson;
+
+pub use johnson::johnson;
 
 use std::sync::Arc;
 

@@ -780,6 +780,52 @@ extern "C" __global__ void __launch_bounds__(1024)
     }
 }
 
+// Many sources at once, for Johnson's all-pairs searches (apsp/cuda): block b searches
+// from source first + b over non-negative weights, label-correcting: its frontier's
+// vertices (a warp each, lanes over the arcs) lower distances by atomic minimum, and every
+// vertex lowered joins the next frontier once (a stamp per round), until a frontier is
+// empty. Block b's distances are row b of dist_all (n each), its two lists and stamps its
+// own slices of lists (2n) and stamps (n).
+template <typename W, typename D>
+__device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, u32 first,
+                      D* dist_all, u32* lists, u32* stamps, u32* flags) {
+    __shared__ u32 next_len;
+    u32 s = first + blockIdx.x;
+    D* dist = dist_all + (u64)blockIdx.x * n;
+    u32* cur = lists + (u64)blockIdx.x * 2 * n;
+    u32* nxt = cur + n;
+    u32* stamp = stamps + (u64)blockIdx.x * n;
+    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (u32 v = threadIdx.x; v < n; v += blockDim.x) {
+        dist[v] = v == s ? Dist<D>::zero() : Dist<D>::inf();
+        stamp[v] = 0;
+    }
+    if (threadIdx.x == 0) cur[0] = s;
+    u32 len = 1;
+    for (u32 round = 1; len > 0; round++) {
+        if (threadIdx.x == 0) next_len = 0;
+        __syncthreads();
+        for (u32 i = warp; i < len; i += warps) {
+            u32 u = cur[i];
+            D du = Dist<D>::load(dist + u);
+            for (u64 e = off[u] + lane; e < off[u + 1]; e += 32) {
+                u32 v = tgt[e];
+                D nd;
+                if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
+                else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd) &&
+                         atomicExch(stamp + v, round) != round)
+                    nxt[atomicAdd(&next_len, 1)] = v;
+            }
+        }
+        __syncthreads();
+        len = next_len;
+        u32* t = cur;
+        cur = nxt;
+        nxt = t;
+        __syncthreads();  // next_len is read before it is cleared
+    }
+}
+
 #define INSTANTIATE(SUFFIX, W, D)                                                              \
     extern "C" __global__ void sssp_reset_##SUFFIX(D* dist, u32* stamp, u32 n, u32 source,     \
                                                    u32 packed, u32* first, u32* bar,           \
@@ -810,6 +856,11 @@ extern "C" __global__ void __launch_bounds__(1024)
         u32* bidx, u32* bar, u32* flags, u32* iterations_out) {                                \
         dijkstra<W, D>(off, tgt, wt, dist, settled, n, bkey, bidx, bar, flags,                 \
                        iterations_out);                                                        \
+    }                                                                                          \
+    extern "C" __global__ void sssp_batch_##SUFFIX(const u64* off, const u32* tgt,             \
+                                                   const W* wt, u32 n, u32 first, D* dist_all,  \
+                                                   u32* lists, u32* stamps, u32* flags) {       \
+        batch<W, D>(off, tgt, wt, n, first, dist_all, lists, stamps, flags);                   \
     }                                                                                          \
     extern "C" __global__ void sssp_parents_##SUFFIX(const u64* off, const u32* tgt,           \
                                                      const W* wt, const D* dist, u32* parent,  \
