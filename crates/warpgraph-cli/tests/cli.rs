@@ -379,6 +379,30 @@ fn bench_reports_verified_trials() {
     let rows = r["seconds"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[1]["cpu_heap"].as_f64().unwrap() > 0.0);
+    // Seed 001's experiment: a Markdown row per size, every trial in the JSON.
+    let out = ok(
+        &[
+            "bench",
+            "reproduce",
+            "--paper",
+            "001",
+            "--sizes",
+            "10,70",
+            "--trials",
+            "1",
+            "--device",
+            "cpu",
+            "--json-out",
+            "r.json",
+        ],
+        dir,
+    );
+    assert!(out.contains("| 10 |") && out.contains("| 70 |"), "{out}");
+    let r = json(&std::fs::read_to_string(dir.join("r.json")).unwrap());
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2);
+    assert_eq!(cells[1]["vertices"], 70);
+    assert_eq!(cells[1]["trials"][0]["verified"], true);
     // Options that do not belong are refused, naming the option.
     for (args, says) in [
         (
@@ -413,6 +437,11 @@ fn bench_reports_verified_trials() {
             "128",
         ),
         (&["bfs"][..], "give a graph file"),
+        (&["bench", "reproduce", "--paper", "003"][..], "001"),
+        (
+            &["bench", "reproduce", "--generate", "kron:5"][..],
+            "its own graphs",
+        ),
         (
             &[
                 "apsp",

@@ -27,6 +27,9 @@ pub enum Problem {
     /// Seed 000's ExtractMin study (its Table 1): the least of n random keys by the GPU
     /// reduction at each block size, a CPU loop, all CPU cores and a binary heap. No graph.
     ExtractMin,
+    /// A seed paper's experiment on generated graphs (--paper; 001 so far): every method
+    /// on the CPU and, with a GPU, on the GPU, in one run, every result verified.
+    Reproduce,
 }
 
 #[derive(Debug, Args)]
@@ -62,9 +65,16 @@ pub struct BenchArgs {
     /// extract-min (default 5).
     #[arg(long)]
     trials: Option<usize>,
-    /// extract-min: the numbers of keys (default 1,10,100,...,10000000).
+    /// extract-min: the numbers of keys (default 1,10,100,...,10000000); reproduce: the
+    /// numbers of vertices.
     #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
+    /// reproduce: the seed paper (001: Floyd-Warshall, CPU vs naive vs blocked vs tuned).
+    #[arg(long, value_name = "ID", default_value = "001")]
+    paper: String,
+    /// reproduce: small sizes only (under a minute on a laptop CPU).
+    #[arg(long)]
+    quick: bool,
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
     root_seed: u64,
@@ -97,9 +107,10 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Mst => ("MST", false),
         Problem::Apsp => ("APSP", true),
         Problem::ExtractMin => return bench_extract_min(&args, quiet),
+        Problem::Reproduce => return crate::cmd::reproduce::run(&args.reproduce(), quiet),
     };
     if args.sizes.is_some() {
-        bail!("--sizes is for extract-min");
+        bail!("--sizes is for extract-min and reproduce");
     }
     let device = resolve_device(args.device, what, gpu_code, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
@@ -108,7 +119,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Sssp => bench_sssp(&g, device, &args)?,
         Problem::Mst => bench_mst(&g, &args)?,
         Problem::Apsp => bench_apsp(&g, device, &args)?,
-        Problem::ExtractMin => unreachable!("returned above"),
+        Problem::ExtractMin | Problem::Reproduce => unreachable!("returned above"),
     };
     let mut report = Report {
         problem: format!("{:?}", args.problem).to_lowercase(),
@@ -271,9 +282,24 @@ fn bench_apsp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
         Some(gpu) => apsp::Backend::Cuda(gpu, variant),
         None => apsp::Backend::Cpu,
     };
-    let reps: Vec<usize> = (0..args.trials.unwrap_or(5)).collect();
     let resolved = algo.resolve(g, &apsp::ApspOptions::default());
-    let t = trials(&reps, |_| {
+    let t = apsp_trials(g, algo, backend, args.trials.unwrap_or(5))?;
+    let name = match gpu {
+        Some(_) => format!("{}-gpu-{variant}", resolved.name()),
+        None => resolved.name().to_string(),
+    };
+    Ok((name, None, t))
+}
+
+/// `count` verified APSP runs of `algo` on `backend`, after a warm-up.
+pub(crate) fn apsp_trials(
+    g: &Graph,
+    algo: apsp::Algorithm,
+    backend: apsp::Backend<'_>,
+    count: usize,
+) -> Result<Vec<Trial>> {
+    let reps: Vec<usize> = (0..count).collect();
+    trials(&reps, |_| {
         let mut sink = apsp::MatrixSink::new();
         let start = Instant::now();
         let s = apsp::apsp_on(
@@ -294,12 +320,7 @@ fn bench_apsp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
             edges: 0,
             verified: true,
         })
-    })?;
-    let name = match gpu {
-        Some(_) => format!("{}-gpu-{variant}", resolved.name()),
-        None => resolved.name().to_string(),
-    };
-    Ok((name, None, t))
+    })
 }
 
 /// The ExtractMin study: a table of microseconds per ExtractMin, a row per size as it is
@@ -360,4 +381,19 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+impl BenchArgs {
+    /// What `bench reproduce` needs.
+    fn reproduce(&self) -> crate::cmd::reproduce::ReproduceArgs {
+        crate::cmd::reproduce::ReproduceArgs {
+            paper: self.paper.clone(),
+            quick: self.quick,
+            sizes: self.sizes.clone(),
+            trials: self.trials.unwrap_or(3),
+            device: self.device,
+            json_out: self.json_out.clone(),
+            graph_given: self.graph.input.is_some() || self.graph.generate.is_some(),
+        }
+    }
 }

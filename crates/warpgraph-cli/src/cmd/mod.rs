@@ -10,4 +10,5 @@ pub mod devices;
 pub mod generate;
 pub mod info;
 pub mod mst;
+pub mod reproduce;
 pub mod sssp;
