@@ -401,8 +401,31 @@ fn bench_reports_verified_trials() {
     let r = json(&std::fs::read_to_string(dir.join("r.json")).unwrap());
     let cells = r["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 2);
-    assert_eq!(cells[1]["vertices"], 70);
+    assert_eq!(cells[1]["graph"], "grid of 70");
     assert_eq!(cells[1]["trials"][0]["verified"], true);
+    // Seed 000's: a row per graph, a cell per method (the CPU's two here).
+    let out = ok(
+        &[
+            "bench",
+            "reproduce",
+            "--paper",
+            "000",
+            "--quick",
+            "--trials",
+            "1",
+            "--device",
+            "cpu",
+            "--json-out",
+            "r0.json",
+        ],
+        dir,
+    );
+    assert!(
+        out.contains("| kron 12 |") && out.contains("| grid 64x64 |"),
+        "{out}"
+    );
+    let r = json(&std::fs::read_to_string(dir.join("r0.json")).unwrap());
+    assert_eq!(r["cells"].as_array().unwrap().len(), 6);
     // Options that do not belong are refused, naming the option.
     for (args, says) in [
         (

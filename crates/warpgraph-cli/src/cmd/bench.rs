@@ -69,7 +69,8 @@ pub struct BenchArgs {
     /// numbers of vertices.
     #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// reproduce: the seed paper (001: Floyd-Warshall, CPU vs naive vs blocked vs tuned).
+    /// reproduce: the seed paper (000: the SSSP variants; 001: Floyd-Warshall, CPU vs
+    /// naive vs blocked vs tuned).
     #[arg(long, value_name = "ID", default_value = "001")]
     paper: String,
     /// reproduce: small sizes only (under a minute on a laptop CPU).
@@ -223,8 +224,23 @@ fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     args.extract_min.apply(&mut runner, &algo)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
-    let t = trials(&roots, |&s| {
-        let (r, times) = runner.run(g, s, &algo)?;
+    let t = sssp_trials(g, &mut runner, &algo, &roots)?;
+    let name = match device {
+        Device::Cuda(_) => format!("{}-gpu", algo.name()),
+        _ => algo.name().to_string(),
+    };
+    Ok((name, setup, t))
+}
+
+/// Verified SSSP runs of `algo` on `runner` from each of `roots`, after a warm-up.
+pub(crate) fn sssp_trials(
+    g: &Graph,
+    runner: &mut sssp::SsspRunner,
+    algo: &sssp::Algorithm,
+    roots: &[warpgraph::VertexId],
+) -> Result<Vec<Trial>> {
+    trials(roots, |&s| {
+        let (r, times) = runner.run(g, s, algo)?;
         sssp::verify(g, &r)?;
         let parent = r.parent();
         Ok(Trial {
@@ -235,12 +251,7 @@ fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
             edges: edges_reached(g, |v| parent[v as usize] != warpgraph::NO_VERTEX),
             verified: true,
         })
-    })?;
-    let name = match device {
-        Device::Cuda(_) => format!("{}-gpu", algo.name()),
-        _ => algo.name().to_string(),
-    };
-    Ok((name, setup, t))
+    })
 }
 
 fn bench_mst(g: &Graph, args: &BenchArgs) -> Result<Outcome> {
@@ -390,7 +401,8 @@ impl BenchArgs {
             paper: self.paper.clone(),
             quick: self.quick,
             sizes: self.sizes.clone(),
-            trials: self.trials.unwrap_or(3),
+            trials: self.trials,
+            root_seed: self.root_seed,
             device: self.device,
             json_out: self.json_out.clone(),
             graph_given: self.graph.input.is_some() || self.graph.generate.is_some(),
