@@ -75,6 +75,23 @@ impl Device {
         }
     }
 
+    /// The GPU a resolved device names (opened, or the one already open), `None` for the
+    /// CPU (and for `Auto`, which is resolved first).
+    ///
+    /// # Errors
+    /// As [`cuda::Gpu::open`].
+    ///
+    /// ```
+    /// use warpgraph::device::Device;
+    /// assert!(Device::Cpu.gpu().unwrap().is_none());
+    /// ```
+    pub fn gpu(self) -> Result<Option<std::sync::Arc<cuda::Gpu>>> {
+        match self {
+            Device::Cuda(i) => cuda::Gpu::open(i).map(Some),
+            Device::Cpu | Device::Auto => Ok(None),
+        }
+    }
+
     /// The device in words, e.g. `cpu (16 threads)` or `cuda:0 (NVIDIA H100 80GB HBM3)`.
     pub fn describe(self) -> String {
         match self {

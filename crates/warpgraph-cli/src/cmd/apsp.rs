@@ -11,7 +11,6 @@ use warpgraph::apsp::{
     self, Algorithm, ApspOptions, Backend, NpySink, RowBlock, RowSink, RowsInfo, TsvSink,
     VerifyingSink,
 };
-use warpgraph::device::Device;
 use warpgraph::Error;
 
 use crate::args::{choice, commas};
@@ -75,10 +74,7 @@ impl RowSink for Discard {
 
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     let device = args.run.device("APSP", true, quiet)?;
-    let gpu = match device {
-        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
-        _ => None,
-    };
+    let gpu = device.gpu()?;
     let backend = match &gpu {
         Some(gpu) => Backend::Cuda(gpu, args.gpu_variant),
         None => Backend::Cpu,

@@ -282,10 +282,7 @@ fn bench_apsp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
         Ok(v) => (apsp::Algorithm::FloydWarshall, v),
         Err(_) => (name.parse()?, FwVariant::default()),
     };
-    let gpu = match device {
-        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
-        _ => None,
-    };
+    let gpu = device.gpu()?;
     if gpu.is_none() && algo == apsp::Algorithm::FloydWarshall && name != "floyd-warshall" {
         bail!("{name} is a GPU variant: add --device cuda");
     }
@@ -342,10 +339,7 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
         bail!("extract-min takes no graph: it times ExtractMin over random keys (see --sizes)");
     }
     let device = resolve_device(args.device, "the ExtractMin study", true, quiet)?;
-    let gpu = match device {
-        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
-        _ => None,
-    };
+    let gpu = device.gpu()?;
     let defaults = StudyOptions::default();
     let opts = StudyOptions {
         sizes: args.sizes.clone().unwrap_or(defaults.sizes),

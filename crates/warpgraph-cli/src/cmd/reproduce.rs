@@ -118,13 +118,6 @@ fn header(what: &str, methods: &[String]) {
     println!("|---|{}", "---|".repeat(methods.len()));
 }
 
-fn gpu_of(device: Device) -> Result<Option<std::sync::Arc<warpgraph::cuda::Gpu>>> {
-    Ok(match device {
-        Device::Cuda(i) => Some(warpgraph::cuda::Gpu::open(i)?),
-        _ => None,
-    })
-}
-
 fn say_devices(gpu: Option<&std::sync::Arc<warpgraph::cuda::Gpu>>) {
     match gpu {
         Some(g) => println!("GPU: {}; CPU: {}", g.describe(), Device::Cpu.describe()),
@@ -139,7 +132,7 @@ fn paper_000(args: &ReproduceArgs, device: Device) -> Result<Vec<Cell>> {
     if args.sizes.is_some() {
         bail!("--sizes is for paper 001; paper 000 takes --quick");
     }
-    let gpu = gpu_of(device)?;
+    let gpu = device.gpu()?;
     let scale = if args.quick { 12 } else { 22 };
     let trials = args.trials.unwrap_or(4);
     let gpu_algos = [
@@ -239,7 +232,7 @@ fn paper_001(args: &ReproduceArgs, device: Device) -> Result<Vec<Cell>> {
     if let Some(&bad) = sizes.iter().find(|&&n| n == 0) {
         bail!("--sizes: {bad} vertices is not a graph");
     }
-    let gpu = gpu_of(device)?;
+    let gpu = device.gpu()?;
     let trials = args.trials.unwrap_or(3);
     let mut methods: Vec<(String, Backend<'_>)> = vec![("cpu".into(), Backend::Cpu)];
     if let Some(gpu) = &gpu {
