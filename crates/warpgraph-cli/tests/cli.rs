@@ -503,11 +503,14 @@ fn devices_and_device_choice() {
     assert!(listing["cpu_threads"].as_u64().unwrap() >= 1);
     let text = ok(&["devices"], dir);
     assert!(text.starts_with("cpu "), "{text}");
-    // Unknown devices and GPU requests for code that has no GPU version are plain errors.
+    // Unknown devices are plain errors; so is a GPU asked for where there is none (this
+    // test runs without one: on a GPU machine the request would simply run).
     let e = fails(&["bfs", "--generate", "kron:8", "--device", "gpu"], dir);
     assert!(e.contains("cuda:N"), "{e}");
-    let e = fails(&["mst", "--generate", "kron:8", "--device", "cuda"], dir);
-    assert!(e.contains("no GPU code"), "{e}");
+    if warpgraph::cuda::unavailable_reason().is_some() {
+        let e = fails(&["mst", "--generate", "kron:8", "--device", "cuda"], dir);
+        assert!(e.contains("no usable GPU"), "{e}");
+    }
     let e = fails(
         &[
             "bfs",

@@ -1,4 +1,4 @@
-//! A search that does not fit the GPU is refused before anything is allocated, with the
+//! A search (BFS, MST) that does not fit the GPU is refused before anything is allocated, with the
 //! bytes needed and free. (Its own test binary: it sets an environment variable.)
 
 mod common;
@@ -24,4 +24,25 @@ fn too_big_for_the_gpu_is_refused() {
     }
     std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", needed.to_string());
     GpuBfs::new(&gpu, &g).unwrap();
+
+    // Borůvka likewise (in the same test: the limit is process-wide).
+    let needed = warpgraph::mst::cuda::bytes_needed(&g);
+    std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", (needed - 1).to_string());
+    match warpgraph::mst::cuda::GpuMst::new(&gpu, &g)
+        .err()
+        .expect("refused")
+    {
+        Error::OutOfMemory {
+            needed: n,
+            available,
+            what,
+        } => {
+            assert_eq!((n, available), (needed, needed - 1));
+            assert!(what.contains("Borůvka"), "{what}");
+        }
+        e => panic!("{e}"),
+    }
+    std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", needed.to_string());
+    warpgraph::mst::cuda::GpuMst::new(&gpu, &g).unwrap();
+    std::env::remove_var("WARPGRAPH_GPU_MEMORY_LIMIT");
 }

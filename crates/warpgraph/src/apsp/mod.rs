@@ -665,9 +665,10 @@ impl RowSink for CountingSink<'_> {
     }
 
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
+        use rayon::prelude::*;
         self.reachable += match block.dist {
-            Dists::I64(d) => d.iter().filter(|&&x| x != i64::INFINITY).count() as u64,
-            Dists::F64(d) => d.iter().filter(|x| x.is_finite()).count() as u64,
+            Dists::I64(d) => d.par_iter().filter(|&&x| x != i64::INFINITY).count() as u64,
+            Dists::F64(d) => d.par_iter().filter(|x| x.is_finite()).count() as u64,
         };
         self.inner.rows(block)
     }

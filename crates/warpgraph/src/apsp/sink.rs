@@ -166,12 +166,12 @@ impl RowSink for MatrixSink {
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
         let rows = check_block(self.info.as_ref(), self.next, block)?;
         match (&mut self.dist, block.dist) {
-            (Some(DistValues::I64(v)), Dists::I64(d)) => v.extend_from_slice(d),
-            (Some(DistValues::F64(v)), Dists::F64(d)) => v.extend_from_slice(d),
+            (Some(DistValues::I64(v)), Dists::I64(d)) => par_extend(v, d),
+            (Some(DistValues::F64(v)), Dists::F64(d)) => par_extend(v, d),
             _ => return Err(Error::InvalidArgument("row block of the wrong type".into())),
         }
         if let (Some(v), Some(p)) = (&mut self.pred, block.pred) {
-            v.extend_from_slice(p);
+            par_extend(v, p);
         }
         self.next += rows;
         Ok(())
@@ -182,6 +182,26 @@ impl RowSink for MatrixSink {
         self.finished = true;
         Ok(())
     }
+}
+
+/// `v.extend_from_slice(d)` on every core: a big matrix's fresh pages are first touched,
+/// and copied, by many threads instead of one.
+fn par_extend<T: Copy + Send + Sync>(v: &mut Vec<T>, d: &[T]) {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 16;
+    v.reserve(d.len());
+    let len = v.len();
+    v.spare_capacity_mut()[..d.len()]
+        .par_chunks_mut(CHUNK)
+        .zip(d.par_chunks(CHUNK))
+        .for_each(|(to, from)| {
+            for (slot, &x) in to.iter_mut().zip(from) {
+                slot.write(x);
+            }
+        });
+    // SAFETY: the reserve made room for d.len() more elements, and the loop above wrote
+    // every one of them (the chunks of both sides pair up one to one).
+    unsafe { v.set_len(len + d.len()) };
 }
 
 /// The element type of a `.npy` file (see the [module docs](self)).

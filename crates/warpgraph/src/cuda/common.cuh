@@ -62,19 +62,25 @@ __device__ u64 block_exclusive_scan64(u64 x, u64* scratch, u64* total) {
     return before + y - x;
 }
 
-// Appends v to list[] for every calling lane whose `want` is set, one atomic add on *ctr
-// per warp. Every active lane of the warp calls it.
-__device__ __forceinline__ void warp_append(bool want, u32 v, u32* list, u32* ctr) {
+// Reserves one slot of a list for every calling lane whose `want` is set, one atomic add
+// on *ctr per warp; returns the lane's slot (meaningless where `want` is false). Every
+// active lane of the warp calls it.
+__device__ __forceinline__ u32 warp_reserve(bool want, u32* ctr) {
     unsigned active = __activemask();
     unsigned takers = __ballot_sync(active, want);
-    if (takers) {
-        u32 lane = threadIdx.x & 31;
-        int leader = __ffs(takers) - 1;
-        u32 base = 0;
-        if (lane == (u32)leader) base = atomicAdd(ctr, __popc(takers));
-        base = __shfl_sync(active, base, leader);
-        if (want) list[base + __popc(takers & ((1u << lane) - 1))] = v;
-    }
+    if (!takers) return 0;
+    u32 lane = threadIdx.x & 31;
+    int leader = __ffs(takers) - 1;
+    u32 base = 0;
+    if (lane == (u32)leader) base = atomicAdd(ctr, __popc(takers));
+    base = __shfl_sync(active, base, leader);
+    return base + __popc(takers & ((1u << lane) - 1));
+}
+
+// Appends v to list[] for every calling lane whose `want` is set (see warp_reserve).
+__device__ __forceinline__ void warp_append(bool want, u32 v, u32* list, u32* ctr) {
+    u32 slot = warp_reserve(want, ctr);
+    if (want) list[slot] = v;
 }
 
 // Degree prefix sums over a list of vertices, a contiguous run [lo, hi) per thread:

@@ -50,6 +50,7 @@ pub const KERNELS: &[&KernelSource] = &[
     &crate::bfs::cuda::KERNELS,
     &crate::sssp::cuda::KERNELS,
     &crate::apsp::cuda::KERNELS,
+    &crate::mst::cuda::KERNELS,
 ];
 
 /// A GPU as [`probe`] describes it.
@@ -269,6 +270,13 @@ impl Gpu {
             });
         }
         Ok(())
+    }
+
+    /// The most shared memory one block may use (opting in beyond the default 48 KiB), in
+    /// bytes.
+    pub(crate) fn max_shared_per_block(&self) -> Result<u64> {
+        let attr = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
+        Ok(self.ctx.attribute(attr).map_err(gpu_err)? as u64)
     }
 
     /// The compiled module of `kernels`: compiled by NVRTC for this GPU's architecture on

@@ -44,6 +44,7 @@
 //! ```
 
 pub mod cpu;
+pub mod cuda;
 pub(crate) mod order;
 mod verify;
 
@@ -51,7 +52,9 @@ pub use verify::verify;
 
 use crate::error::{Error, Result};
 use crate::graph::stats::Number;
-use crate::graph::{named_enum, Graph, VertexId, Weights};
+use crate::graph::{
+    named_enum, BuildOptions, Duplicates, EdgeList, Graph, SelfLoops, VertexId, Weights,
+};
 use order::EdgeWeight;
 
 /// A minimum spanning forest.
@@ -134,6 +137,37 @@ pub fn mst(g: &Graph, algorithm: Algorithm) -> Result<SpanningForest> {
     }
 }
 
+/// Where [`mst_on`] runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Backend<'a> {
+    /// Every CPU core.
+    Cpu,
+    /// A GPU ([`cuda`]; Borůvka only).
+    Cuda(&'a std::sync::Arc<crate::cuda::Gpu>),
+}
+
+/// [`mst`] on `backend`. On a GPU only [`Algorithm::Boruvka`] runs, and the GPU's
+/// statistics (times, rounds) come back beside the forest, which is identical to the CPU's.
+///
+/// # Errors
+/// As [`mst`]; on a GPU, those of [`cuda::GpuMst::new`] (refused with the bytes needed and
+/// free when the graph does not fit) and [`Error::Unsupported`] for Kruskal.
+pub fn mst_on(
+    g: &Graph,
+    algorithm: Algorithm,
+    backend: Backend<'_>,
+) -> Result<(SpanningForest, Option<cuda::MstStats>)> {
+    match (backend, algorithm) {
+        (Backend::Cpu, _) => mst(g, algorithm).map(|f| (f, None)),
+        (Backend::Cuda(gpu), Algorithm::Boruvka) => {
+            cuda::boruvka(gpu, g).map(|(f, s)| (f, Some(s)))
+        }
+        (Backend::Cuda(_), Algorithm::Kruskal) => Err(Error::Unsupported(
+            "Kruskal is serial and runs on the CPU only: use --algo boruvka on the GPU, or --device cpu".into(),
+        )),
+    }
+}
+
 /// Whether [`mst`] reads `g` differently from how it is stored: true for a directed graph,
 /// whose arcs become undirected edges (the lighter of `u -> v` and `v -> u` counts).
 ///
@@ -152,6 +186,51 @@ pub fn mst(g: &Graph, algorithm: Algorithm) -> Result<SpanningForest> {
 /// ```
 pub fn treats_as_undirected(g: &Graph) -> bool {
     g.is_directed()
+}
+
+/// The undirected graph with an edge `{u, v}` for every arc `u -> v` (`u != v`) of `g`:
+/// how both backends read a directed graph.
+pub(crate) fn symmetrise(g: &Graph) -> Result<Graph> {
+    use rayon::prelude::*;
+    let out = g.out();
+    let n = g.num_vertices();
+    crate::memory::check(
+        || format!("a copy of the {} arcs to symmetrise", out.num_arcs()),
+        crate::memory::bytes_for(out.num_arcs(), 8 + g.weight_type().size()),
+    )?;
+    let src: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .flat_map_iter(|u| std::iter::repeat_n(u, out.neighbors(u).len()))
+        .collect();
+    let edges = EdgeList::new(n as u64, src, out.targets().to_vec(), out.weights().clone())?;
+    edges.build(&BuildOptions {
+        directed: false,
+        self_loops: SelfLoops::Drop,
+        duplicates: Duplicates::Keep,
+    })
+}
+
+/// The ends and weight of arc `arc` of `g` (its row found by binary search).
+pub(crate) fn arc_edge<A: order::ArcWeights>(
+    g: &Graph,
+    w: A,
+    arc: usize,
+) -> (VertexId, VertexId, A::W) {
+    let out = g.out();
+    let u = out.offsets().partition_point(|&o| o <= arc as u64) - 1;
+    (u as VertexId, out.targets()[arc], w.at(arc))
+}
+
+/// Assembles a forest on `n` vertices from its edges `(u, v, weight)`, `u < v`, in any
+/// order: sorts them into the documented order first.
+pub(crate) fn assemble_sorted<W: EdgeWeight>(
+    n: usize,
+    mut forest: Vec<(VertexId, VertexId, W)>,
+) -> Result<SpanningForest> {
+    use rayon::prelude::*;
+    forest.par_sort_unstable_by_key(|&(u, v, w)| (w.key(), u, v));
+    let (edges, weights) = forest.into_iter().map(|(u, v, w)| ((u, v), w)).unzip();
+    assemble(n, edges, weights)
 }
 
 /// Assembles a forest from its edges, already in the documented order.

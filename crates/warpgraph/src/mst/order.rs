@@ -138,6 +138,11 @@ impl EdgeWeight for f64 {
     }
 }
 
+/// Bits needed to write `x`.
+pub(crate) fn bits(x: u64) -> u32 {
+    64 - x.leading_zeros()
+}
+
 fn int_total(sum: i128) -> Result<Number> {
     i64::try_from(sum).map(Number::Int).map_err(|_| {
         Error::Overflow(format!(

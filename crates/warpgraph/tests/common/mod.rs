@@ -7,6 +7,7 @@
 // Every test file compiles its own copy and none uses all of it.
 #![allow(dead_code)]
 
+pub mod mst;
 pub mod sssp;
 
 use std::path::{Path, PathBuf};

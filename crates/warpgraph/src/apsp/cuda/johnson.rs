@@ -7,13 +7,22 @@
 //! **Method**: the CPU's Bellman-Ford from a virtual source gives the potentials (and
 //! names a negative cycle) and reweights every arc to `w + h(u) - h(v) >= 0` (skipped
 //! without a negative weight); the reweighted graph goes to the GPU once; then batches of
-//! sources run at once, one block per source (`sssp_batch_*` in `sssp/cuda/sssp.cu`: a
-//! label-correcting search, a warp per frontier vertex); each batch of rows comes back and
-//! is un-reweighted on the host (`d - h(s) + h(t)`, checked) while the sink takes it.
+//! sources run at once, one block per source, label-correcting (kernels in
+//! `sssp/cuda/sssp.cu`). Where the reweighted weights are integers whose every path sum
+//! fits 32 bits and a row of 32-bit distances with two frontier bitmaps fits a block's
+//! shared memory (`4n + n/4` bytes: n up to about 53,000 on Hopper), the whole search of a
+//! source lives in shared memory (`sssp_batch_shared_u32`: the cheap shared-memory atomics
+//! are what make it fast); otherwise rows live in device memory (`sssp_batch_*`, a warp
+//! per frontier vertex). Each batch of rows comes back and is un-reweighted on the host
+//! (`d - h(s) + h(t)`, checked) while the sink takes it.
 
 use std::sync::Arc;
 
-use cudarc::driver::{DeviceRepr, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::sys::CUfunction_attribute;
+use cudarc::driver::{
+    CudaFunction, CudaSlice, DeviceRepr, LaunchConfig, PinnedHostSlice, PushKernelArg,
+    ValidAsZeroBits,
+};
 use rayon::prelude::*;
 
 use crate::apsp::cpu::johnson::{reweighted, Reweighted, Unweight};
@@ -24,8 +33,10 @@ use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
 use crate::sssp::cuda::KERNELS;
 
-/// Threads per source.
+/// Threads per source (the general kernel).
 const THREADS: u32 = 256;
+/// Threads per source (rows in shared memory).
+const SHARED_THREADS: u32 = 512;
 /// The most sources searched at once.
 const MAX_BATCH: usize = 4096;
 
@@ -50,23 +61,69 @@ pub fn johnson(
         ));
     }
     match reweighted(g.out())? {
-        Reweighted::I64(w, h) => rows(gpu, g, &w, h.as_deref(), "i64", sink, progress),
-        Reweighted::F64(w, h) => rows(gpu, g, &w, h.as_deref(), "f64", sink, progress),
+        Reweighted::I64(w, h) => {
+            let narrow = narrow_weights(gpu, g.num_vertices(), &w)?;
+            rows(gpu, g, &w, narrow, h.as_deref(), "i64", sink, progress)
+        }
+        Reweighted::F64(w, h) => rows(gpu, g, &w, None, h.as_deref(), "f64", sink, progress),
     }
 }
 
-/// The batched searches over weights `w` (non-negative), un-reweighted with `h`.
+/// Bytes of shared memory a block needs to hold a row of `n` 32-bit distances and two
+/// frontier bitmaps (`sssp_batch_shared_u32`).
+fn shared_bytes(n: usize) -> u64 {
+    4 * n as u64 + 8 * n.div_ceil(32) as u64
+}
+
+/// The reweighted (non-negative) weights as `u32`, when the shared-memory search can take
+/// them: every path sum below `u32::MAX` (`(n - 1) * max weight`) and a row and its
+/// bitmaps within the GPU's shared memory per block; `None` otherwise.
+fn narrow_weights(gpu: &Gpu, n: usize, w: &[i64]) -> Result<Option<Vec<u32>>> {
+    let limit = gpu.max_shared_per_block()?;
+    let max = w.par_iter().copied().max().unwrap_or(0);
+    let fits = n > 0
+        && shared_bytes(n) <= limit
+        && (0..=i64::from(u32::MAX)).contains(&max)
+        && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX);
+    Ok(fits.then(|| w.par_iter().map(|&x| x as u32).collect()))
+}
+
+/// How the batches search: rows in shared memory with 32-bit distances, or the general
+/// kernel with rows in device memory.
+enum Search<D: DeviceRepr> {
+    Shared {
+        f: CudaFunction,
+        wt: CudaSlice<u32>,
+        out: CudaSlice<u32>,
+        /// Page-locked, for fast copies back.
+        host: PinnedHostSlice<u32>,
+        bytes: u32,
+    },
+    Global {
+        f: CudaFunction,
+        wt: CudaSlice<D>,
+        dist: CudaSlice<D>,
+        lists: CudaSlice<u32>,
+        stamps: CudaSlice<u32>,
+        flags: CudaSlice<u32>,
+    },
+}
+
+/// The batched searches over weights `w` (non-negative; also as `narrow` 32-bit weights
+/// when the shared-memory search can take them), un-reweighted with `h`.
+#[allow(clippy::too_many_arguments)]
 fn rows<D>(
     gpu: &Arc<Gpu>,
     g: &Graph,
     w: &[D],
+    narrow: Option<Vec<u32>>,
     h: Option<&[D]>,
     suffix: &str,
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<f64>
 where
-    D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync,
+    D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>,
 {
     let csr = g.out();
     let n = csr.num_vertices();
@@ -77,8 +134,9 @@ where
         predecessors: false,
     };
     let graph_bytes = 8 * (n as u64 + 1) + 12 * m + 4;
-    // Per source: its distances (8n), two lists (8n) and stamps (4n).
-    let per_source = 20 * n as u64;
+    // Per source: its distances (8n), two lists (8n) and stamps (4n); or, with rows in
+    // shared memory, only the 32-bit row that comes back (4n).
+    let per_source = if narrow.is_some() { 4 } else { 20 } * n as u64;
     gpu.check_memory(
         || format!("johnson on {n} vertices (the graph and one source's search)"),
         graph_bytes + per_source,
@@ -90,14 +148,34 @@ where
     }
     let free = gpu.free_bytes()?.saturating_sub(graph_bytes) / 2;
     let batch = ((free / per_source.max(1)) as usize).clamp(1, MAX_BATCH.min(n));
-    let f = gpu.function(&KERNELS, &format!("sssp_batch_{suffix}"))?;
     let off = gpu.upload(csr.offsets())?;
     let tgt = gpu.upload(csr.targets())?;
-    let wd = gpu.upload(w)?;
-    let mut dist = gpu.zeros::<D>(batch * n)?;
-    let mut lists = gpu.zeros::<u32>(2 * batch * n)?;
-    let mut stamps = gpu.zeros::<u32>(batch * n)?;
-    let mut flags = gpu.zeros::<u32>(3)?;
+    let mut search = match narrow {
+        Some(w32) => {
+            let f = gpu.function(&KERNELS, "sssp_batch_shared_u32")?;
+            let bytes = shared_bytes(n) as u32;
+            f.set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+            .map_err(gpu_err)?;
+            Search::Shared {
+                f,
+                wt: gpu.upload(&w32)?,
+                out: gpu.zeros::<u32>(batch * n)?,
+                host: gpu.pinned(batch * n)?,
+                bytes,
+            }
+        }
+        None => Search::Global {
+            f: gpu.function(&KERNELS, &format!("sssp_batch_{suffix}"))?,
+            wt: gpu.upload(w)?,
+            dist: gpu.zeros::<D>(batch * n)?,
+            lists: gpu.zeros::<u32>(2 * batch * n)?,
+            stamps: gpu.zeros::<u32>(batch * n)?,
+            flags: gpu.zeros::<u32>(3)?,
+        },
+    };
     let n32 = n as u32;
     let mut host: Vec<D> = vec![D::INFINITY; batch * n];
     let mut kernel_seconds = 0.0;
@@ -106,30 +184,84 @@ where
         let rows = batch.min(n - first);
         let first32 = first as u32;
         let timer = gpu.timer()?;
-        let mut b = gpu.stream().launch_builder(&f);
-        b.arg(&off)
-            .arg(&tgt)
-            .arg(&wd)
-            .arg(&n32)
-            .arg(&first32)
-            .arg(&mut dist)
-            .arg(&mut lists)
-            .arg(&mut stamps)
-            .arg(&mut flags);
-        // SAFETY: matches sssp_batch_*(off, tgt, wt, n, first, dist_all, lists, stamps,
-        // flags) with the weights in the distance type (the suffix): block b < rows uses
-        // row b of dist (n), 2n list entries and n stamps, all within the batch's buffers.
-        unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
+        let out = &mut host[..rows * n];
+        match &mut search {
+            Search::Shared {
+                f,
+                wt,
+                out: dev,
+                bytes,
+                ..
+            } => {
+                let mut b = gpu.stream().launch_builder(f);
+                b.arg(&off)
+                    .arg(&tgt)
+                    .arg(&*wt)
+                    .arg(&n32)
+                    .arg(&first32)
+                    .arg(&mut *dev);
+                let cfg = LaunchConfig {
+                    grid_dim: (rows as u32, 1, 1),
+                    block_dim: (SHARED_THREADS, 1, 1),
+                    shared_mem_bytes: *bytes,
+                };
+                // SAFETY: matches sssp_batch_shared_u32(off, tgt, wt, n, first, out): block
+                // b < rows writes row b of out (n entries, within the batch's buffer) and
+                // uses `bytes` of dynamic shared memory, which the attribute above allows.
+                unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+            }
+            Search::Global {
+                f,
+                wt,
+                dist,
+                lists,
+                stamps,
+                flags,
+            } => {
+                let mut b = gpu.stream().launch_builder(f);
+                b.arg(&off)
+                    .arg(&tgt)
+                    .arg(&*wt)
+                    .arg(&n32)
+                    .arg(&first32)
+                    .arg(&mut *dist)
+                    .arg(&mut *lists)
+                    .arg(&mut *stamps)
+                    .arg(&mut *flags);
+                // SAFETY: matches sssp_batch_*(off, tgt, wt, n, first, dist_all, lists,
+                // stamps, flags) with the weights in the distance type (the suffix): block
+                // b < rows uses row b of dist (n), 2n list entries and n stamps, all within
+                // the batch's buffers.
+                unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
+            }
+        }
         let done = timer.kernels_done(gpu)?;
         kernel_seconds += timer.finish(&done)?.kernel_seconds;
-        let out = &mut host[..rows * n];
-        gpu.download_into(&dist, out)?;
-        let mut flag = [0u32];
-        gpu.download_into(&flags, &mut flag)?;
-        if flag[0] != 0 {
-            return Err(Error::Overflow(
-                "a path sum left the distance range on the GPU".into(),
-            ));
+        match &mut search {
+            Search::Shared {
+                out: dev,
+                host: narrow_rows,
+                ..
+            } => {
+                let got = gpu.read_pinned(dev, rows * n, narrow_rows)?;
+                out.par_iter_mut().zip(got.par_iter()).for_each(|(d, &x)| {
+                    *d = if x == u32::MAX {
+                        D::INFINITY
+                    } else {
+                        D::from(x)
+                    }
+                });
+            }
+            Search::Global { dist, flags, .. } => {
+                gpu.download_into(dist, out)?;
+                let mut flag = [0u32];
+                gpu.download_into(flags, &mut flag)?;
+                if flag[0] != 0 {
+                    return Err(Error::Overflow(
+                        "a path sum left the distance range on the GPU".into(),
+                    ));
+                }
+            }
         }
         if let Some(h) = h {
             out.par_chunks_mut(n).enumerate().try_for_each(|(i, row)| {

@@ -43,10 +43,10 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::super::order::{with_arc_weights, ArcWeights, EdgeWeight};
-use super::super::{assemble, SpanningForest};
+use super::super::order::{bits, with_arc_weights, ArcWeights, EdgeWeight};
+use super::super::{arc_edge, assemble_sorted, symmetrise, SpanningForest};
 use crate::error::{Error, Result};
-use crate::graph::{BuildOptions, Duplicates, EdgeList, Graph, SelfLoops, VertexId, NO_VERTEX};
+use crate::graph::{Graph, VertexId, NO_VERTEX};
 use crate::memory;
 
 /// "No arc" / "no key".
@@ -99,26 +99,6 @@ pub fn boruvka(g: &Graph) -> Result<SpanningForest> {
     // Run on a pool thread: the rounds fork many parallel loops, and forking them from a
     // worker saves handing each one over from the calling thread and waiting for it.
     with_arc_weights!(g.out().weights(), w => rayon::scope(|_| run(g, w)))
-}
-
-/// The undirected graph with an edge `{u, v}` for every arc `u -> v` (`u != v`) of `g`.
-fn symmetrise(g: &Graph) -> Result<Graph> {
-    let out = g.out();
-    let n = g.num_vertices();
-    memory::check(
-        || format!("a copy of the {} arcs to symmetrise", out.num_arcs()),
-        memory::bytes_for(out.num_arcs(), 8 + g.weight_type().size()),
-    )?;
-    let src: Vec<u32> = (0..n as u32)
-        .into_par_iter()
-        .flat_map_iter(|u| std::iter::repeat_n(u, out.neighbors(u).len()))
-        .collect();
-    let edges = EdgeList::new(n as u64, src, out.targets().to_vec(), out.weights().clone())?;
-    edges.build(&BuildOptions {
-        directed: false,
-        self_loops: SelfLoops::Drop,
-        duplicates: Duplicates::Keep,
-    })
 }
 
 /// An edge's place in the total order, as the edge-centric rounds compare it.
@@ -312,9 +292,7 @@ fn run<A: ArcWeights>(g: &Graph, w: A) -> Result<SpanningForest> {
         later_rounds(g, w, &mut forest, label, k, shift, key)?;
     }
 
-    forest.par_sort_unstable_by_key(|&(u, v, w)| (w.key(), u, v));
-    let (edges, weights) = forest.into_iter().map(|(u, v, w)| ((u, v), w)).unzip();
-    assemble(n, edges, weights)
+    assemble_sorted(n, forest)
 }
 
 /// The edge-centric rounds, after round 1 left the components `label` (`k` of them):
@@ -328,13 +306,7 @@ fn later_rounds<A: ArcWeights, K: OrderKey>(
     shift: u32,
     key: impl Fn(usize) -> K + Sync,
 ) -> Result<()> {
-    let out = g.out();
-    let targets = out.targets();
-    // The ends and weight of a canonical arc (its row by binary search).
-    let edge = |arc: usize| {
-        let u = out.offsets().partition_point(|&o| o <= arc as u64) - 1;
-        (u as u32, targets[arc], w.at(arc))
-    };
+    let edge = |arc: usize| arc_edge(g, w, arc);
     let best = Best::new(k, K::TWO_PASS);
     let mut edges = first_entries(g, &label, &best, key)?;
     best.second_pass(&mut edges, k);
@@ -554,11 +526,6 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
-/// Bits needed to write `x`.
-fn bits(x: u64) -> u32 {
-    64 - x.leading_zeros()
-}
-
 /// The canonical arcs (one per undirected edge, `u < v`) as `(u, arc range)`.
 fn canonical(g: &Graph, u: VertexId) -> std::ops::Range<usize> {
     let row = g.out().row(u);
@@ -623,7 +590,7 @@ fn as_atomic(s: &mut [u32]) -> &[AtomicU32] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Weights;
+    use crate::graph::{BuildOptions, EdgeList, Weights};
 
     fn triangle(weights: Weights) -> Graph {
         EdgeList::new(3, vec![0, 1, 0], vec![1, 2, 2], weights)

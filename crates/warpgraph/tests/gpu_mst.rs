@@ -1,0 +1,263 @@
+//! GPU Borůvka against the textbook Kruskal oracle and the CPU backend: the identical edge
+//! set (not only the same total) on random graphs with every weight type, ties
+//! everywhere, many components, isolated vertices, self loops and multi-edges, a star with
+//! a vertex of degree above 65,536, long paths (chains of hooks as deep as the graph), and
+//! the generators' families; every forest passes the verifier.
+//!
+//! Every test skips where no GPU can be used and fails instead when
+//! `WARPGRAPH_REQUIRE_GPU=1` (see `common::gpu`).
+
+mod common;
+
+use std::sync::Arc;
+
+use common::mst::{arb_case, assert_same, case};
+use proptest::prelude::*;
+use warpgraph::cuda::Gpu;
+use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
+use warpgraph::mst::{self, cuda, verify, Algorithm, Backend};
+use warpgraph::{BuildOptions, EdgeList, Error, Graph, Weights};
+
+/// The GPU's forest of `g`, checked against the CPU's Borůvka and the verifier.
+fn check(gpu: &Arc<Gpu>, g: &Graph, what: &str) -> cuda::MstStats {
+    let (got, stats) = cuda::boruvka(gpu, g).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let want = mst::cpu::boruvka(g).unwrap();
+    assert_same(&got, &want);
+    verify(g, &got).unwrap_or_else(|e| panic!("{what}: {e}"));
+    stats
+}
+
+fn undirected(n: u64, src: Vec<u32>, dst: Vec<u32>, w: Weights) -> Graph {
+    EdgeList::new(n, src, dst, w)
+        .unwrap()
+        .build(&BuildOptions {
+            directed: false,
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_graphs_match_the_oracle((n, raw, directed, kind) in arb_case()) {
+        let Some(gpu) = common::gpu() else { return Ok(()) };
+        let (g, want) = case(n, &raw, directed, kind);
+        let (got, _) = cuda::boruvka(&gpu, &g).unwrap();
+        assert_same(&got, &want);
+        verify(&g, &got).unwrap();
+    }
+}
+
+#[test]
+fn generated_families_with_every_weight_type() {
+    let Some(gpu) = common::gpu() else { return };
+    let families = [
+        Generator::Kronecker {
+            scale: 14,
+            edge_factor: 16,
+        },
+        Generator::Uniform {
+            vertices: 20_000,
+            edges: 80_000,
+        },
+        Generator::Grid {
+            rows: 150,
+            cols: 120,
+            remove: 0.1,
+            shortcuts: 50,
+        },
+        Generator::Ssca2 {
+            scale: 13,
+            max_clique: 40,
+            inter_prob: 0.2,
+        },
+    ];
+    let weights = [
+        WeightSpec::Int { lo: 1, hi: 255 },
+        WeightSpec::Int { lo: -3, hi: 3 },
+        WeightSpec::Int {
+            lo: -(1 << 40),
+            hi: 1 << 40,
+        },
+        WeightSpec::Float,
+        WeightSpec::None,
+    ];
+    for family in &families {
+        for &w in &weights {
+            for undirected in [true, false] {
+                let g = generate(
+                    family,
+                    &GenerateOptions {
+                        weights: w,
+                        undirected,
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
+                check(
+                    &gpu,
+                    &g,
+                    &format!("{family:?} {w:?} undirected={undirected}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn equal_weights_everywhere_are_broken_by_endpoints() {
+    let Some(gpu) = common::gpu() else { return };
+    for w in [WeightSpec::Int { lo: 7, hi: 7 }, WeightSpec::None] {
+        let g = generate(
+            &Generator::Kronecker {
+                scale: 15,
+                edge_factor: 8,
+            },
+            &GenerateOptions {
+                weights: w,
+                undirected: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        check(&gpu, &g, "equal weights");
+    }
+}
+
+#[test]
+fn many_components_isolated_vertices_loops_and_multi_edges() {
+    let Some(gpu) = common::gpu() else { return };
+    // 200,000 vertices, 60,000 random edges (most vertices isolated or in small trees),
+    // every 10th edge a self loop, every edge also present twice with another weight.
+    let n = 200_000u32;
+    let mut x = 12345u64;
+    let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..60_000u32 {
+        let u = (common::xorshift(&mut x) % u64::from(n)) as u32;
+        let v = if i % 10 == 0 {
+            u
+        } else {
+            (common::xorshift(&mut x) % u64::from(n)) as u32
+        };
+        for k in 0..2 {
+            src.push(u);
+            dst.push(v);
+            w.push((common::xorshift(&mut x) % 5) as i32 - k);
+        }
+    }
+    let g = undirected(u64::from(n), src, dst, Weights::I32(w.into()));
+    let stats = check(&gpu, &g, "many components");
+    assert!(stats.rounds >= 1);
+}
+
+#[test]
+fn a_star_with_a_vertex_of_huge_degree() {
+    let Some(gpu) = common::gpu() else { return };
+    // Vertex 0 joined to 100,000 leaves (a row scanned by a whole block), plus a ring of
+    // leaves (rows of a few arcs) and 300 hubs of 1,000 arcs (rows scanned by warps).
+    let n = 100_001u32;
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    for v in 1..n {
+        src.push(0);
+        dst.push(v);
+        src.push(v);
+        dst.push(if v + 1 < n { v + 1 } else { 1 });
+    }
+    for h in 0..300 {
+        for j in 0..1000 {
+            src.push(1 + h * 300);
+            dst.push(1 + (h * 7919 + j * 31) % (n - 1));
+        }
+    }
+    let mut x = 99u64;
+    let w: Vec<f32> = (0..src.len())
+        .map(|_| (common::xorshift(&mut x) % 1000) as f32 / 8.0)
+        .collect();
+    let g = undirected(
+        u64::from(n),
+        src.clone(),
+        dst.clone(),
+        Weights::F32(w.into()),
+    );
+    assert!(g.out().degree(0) > 65_536);
+    check(&gpu, &g, "star, f32");
+    let g = undirected(u64::from(n), src, dst, Weights::None);
+    check(&gpu, &g, "star, unweighted");
+}
+
+#[test]
+fn long_paths_hook_into_deep_chains() {
+    let Some(gpu) = common::gpu() else { return };
+    // A path of a million vertices with increasing weights hooks every vertex onto its
+    // predecessor in round 1 (one chain as deep as the graph); decreasing weights hook the
+    // other way; equal weights pair neighbours off.
+    let n = 1_000_000u32;
+    let src: Vec<u32> = (0..n - 1).collect();
+    let dst: Vec<u32> = (1..n).collect();
+    for (name, w) in [
+        ("increasing", (0..n as i64 - 1).collect::<Vec<i64>>()),
+        ("decreasing", (0..n as i64 - 1).rev().collect()),
+        ("equal", vec![5; n as usize - 1]),
+    ] {
+        let g = undirected(
+            u64::from(n),
+            src.clone(),
+            dst.clone(),
+            Weights::I64(w.into()),
+        );
+        let stats = check(&gpu, &g, name);
+        eprintln!(
+            "path, {name}: {} rounds, {} jump launches",
+            stats.rounds, stats.jumps
+        );
+    }
+}
+
+#[test]
+fn empty_graphs_and_kruskal_on_the_gpu() {
+    let Some(gpu) = common::gpu() else { return };
+    for n in [0u32, 1, 5] {
+        for directed in [false, true] {
+            let g = Graph::empty(n, directed);
+            let (f, _) = cuda::boruvka(&gpu, &g).unwrap();
+            assert!(f.edges.is_empty());
+            assert_eq!(f.components, u64::from(n));
+        }
+    }
+    let g = Graph::empty(3, false);
+    let (f, stats) = mst::mst_on(&g, Algorithm::Boruvka, Backend::Cuda(&gpu)).unwrap();
+    assert_eq!(f.components, 3);
+    assert!(stats.is_some());
+    assert!(matches!(
+        mst::mst_on(&g, Algorithm::Kruskal, Backend::Cuda(&gpu)),
+        Err(Error::Unsupported(_))
+    ));
+}
+
+#[test]
+fn one_upload_many_runs() {
+    let Some(gpu) = common::gpu() else { return };
+    let g = generate(
+        &Generator::Grid {
+            rows: 300,
+            cols: 300,
+            remove: 0.0,
+            shortcuts: 0,
+        },
+        &GenerateOptions {
+            weights: WeightSpec::Int { lo: 1, hi: 255 },
+            undirected: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let want = mst::cpu::kruskal(&g).unwrap();
+    let mut prepared = cuda::GpuMst::new(&gpu, &g).unwrap();
+    for _ in 0..3 {
+        let (got, stats) = prepared.run().unwrap();
+        assert_same(&got, &want);
+        assert!(stats.times.kernel_seconds > 0.0);
+    }
+}
