@@ -437,16 +437,24 @@ impl Scale {
         let min = values.iter().copied().fold(f64::INFINITY, f64::min);
         let max = values.iter().copied().fold(0.0, f64::max);
         if max / min > log_span {
-            let lo = min.log10().floor();
-            let mut hi = max.log10().ceil();
-            if hi <= lo {
-                hi = lo + 1.0;
+            // From 1, 2 or 5 times a power of ten below the least value (by 10% at least,
+            // so that its bar shows) to the same above the greatest; labels at the ends
+            // (unless a power of ten is near) and at every power of ten.
+            let lo = nice_floor(min * 0.9).log10();
+            let hi = nice_ceil(max * 1.02).log10();
+            let decades = lo.floor() as i32..=hi.ceil() as i32;
+            let inside = |v: &f64| *v >= lo - 1e-9 && *v <= hi + 1e-9;
+            let mut bold: Vec<f64> = decades.clone().map(f64::from).filter(inside).collect();
+            for end in [lo, hi] {
+                // An end close to a power of ten keeps no label (they would overlap).
+                if !bold.iter().any(|b| (b - end).abs() < 0.32) {
+                    bold.push(end);
+                }
             }
-            let decades = lo as i32..=hi as i32;
-            let bold: Vec<f64> = decades.clone().map(f64::from).collect();
+            bold.sort_by(f64::total_cmp);
             let light = decades
                 .flat_map(|e| (2..10).map(move |k| f64::from(e) + (k as f64).log10()))
-                .filter(|v| *v < hi)
+                .filter(inside)
                 .collect();
             Scale {
                 log: true,
@@ -454,7 +462,7 @@ impl Scale {
                 hi,
                 bold,
                 light,
-                formatter: Box::new(|v| decade_label(v.round() as i32)),
+                formatter: Box::new(|v| log_label(*v)),
             }
         } else {
             let step = nice_step(max / 5.0);
@@ -509,6 +517,37 @@ impl Scale {
             light: self.light.clone(),
         }
     }
+}
+
+/// The label at `v` = log10 of the value: a power of ten as [`decade_label`] writes it,
+/// another value (an axis end, 1, 2 or 5 times a power of ten) in plain digits.
+fn log_label(v: f64) -> String {
+    let e = v.round();
+    if (v - e).abs() < 1e-9 {
+        return decade_label(e as i32);
+    }
+    let x = 10f64.powf(v);
+    if x >= 1.0 {
+        thousands(x.round() as u64)
+    } else {
+        let decimals = (-x.log10().floor()) as usize;
+        format!("{x:.decimals$}")
+    }
+}
+
+/// The greatest of 1, 2 and 5 times a power of ten at or below `x` (positive).
+fn nice_floor(x: f64) -> f64 {
+    let p = 10f64.powf(x.log10().floor());
+    [5.0, 2.0, 1.0]
+        .into_iter()
+        .map(|k| k * p)
+        .find(|s| *s <= x * (1.0 + 1e-9))
+        .unwrap_or(p)
+}
+
+/// The least of 1, 2 and 5 times a power of ten at or above `x` (positive).
+fn nice_ceil(x: f64) -> f64 {
+    nice_step(x)
 }
 
 /// The label of 10^e: plain digits from 0.001 to 100,000, else 10 with a superscript.
@@ -684,10 +723,15 @@ mod tests {
     fn axes_go_logarithmic_over_wide_ranges_with_readable_labels() {
         let s = Scale::of(&[0.04, 2.0, 1800.0], LOG_SPAN);
         assert!(s.log);
-        assert_eq!((s.lo, s.hi), (-2.0, 4.0));
-        assert_eq!(s.bold.len(), 7);
         let labels: Vec<String> = s.bold.iter().map(|v| s.label(*v)).collect();
-        assert_eq!(labels, ["0.01", "0.1", "1", "10", "100", "1,000", "10,000"]);
+        assert_eq!(labels, ["0.02", "0.1", "1", "10", "100", "1,000"]);
+        assert!((s.lo - 0.02f64.log10()).abs() < 1e-12 && (s.hi - 2000f64.log10()).abs() < 1e-12);
+        let s = Scale::of(&[128.0, 1024.0], LOG_SPAN_X);
+        let labels: Vec<String> = s.bold.iter().map(|v| s.label(*v)).collect();
+        assert_eq!(labels, ["100", "1,000"]);
+        let s = Scale::of(&[0.3, 70.0], LOG_SPAN);
+        let labels: Vec<String> = s.bold.iter().map(|v| s.label(*v)).collect();
+        assert_eq!(labels, ["0.2", "1", "10", "100"]);
         assert_eq!(decade_label(7), "10⁷");
         assert_eq!(decade_label(-5), "10⁻⁵");
         let s = Scale::of(&[3.0, 17.0], LOG_SPAN);

@@ -97,7 +97,8 @@ impl Cell {
     /// Milliseconds or GTEPS as a table cell: kernels / end to end on a GPU.
     fn text(&self, metric: Metric) -> String {
         if let Some(why) = &self.refused {
-            return format!("refused ({})", why.split(':').next().unwrap_or(why));
+            // The first clause (the rest, often long, is in the JSON).
+            return format!("refused ({})", why.split(": ").next().unwrap_or(why));
         }
         let (kernels, all) = match metric {
             Metric::Millis => (
@@ -217,7 +218,7 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
     }
     let papers: Vec<&str> = match args.paper.as_str() {
         "all" => PAPERS.to_vec(),
-        p if PAPERS.contains(&p) => vec![PAPERS[PAPERS.iter().position(|q| *q == p).unwrap_or(0)]],
+        p if PAPERS.contains(&p) => vec![p],
         p => bail!(
             "reproduce knows seed papers {} and all, not '{p}'",
             PAPERS.join(", ")
