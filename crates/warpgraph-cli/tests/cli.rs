@@ -563,6 +563,26 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
             );
         }
     }
+    // The host peak is the cell's own: the high-water mark is reset at each cell, so
+    // the small searches after Johnson's n = 1024 (an 8 MiB matrix kept, more while it is
+    // verified) peak lower.
+    let peak = |experiment: &str, graph: &str| {
+        let c = cells
+            .iter()
+            .find(|c| c["experiment"] == experiment && c["graph"] == graph)
+            .unwrap();
+        let m = &c["memory"];
+        (
+            m["host_peak_bytes"].as_u64(),
+            m["host_peak_since_start"] == true,
+        )
+    };
+    if let ((Some(big), false), (Some(small), false)) = (
+        peak("002-johnson", "urand n=1024"),
+        peak("002-dijkstra", "urand 2^10"),
+    ) {
+        assert!(small + (4 << 20) < big, "{small} vs {big}");
+    }
     // Traversals (BFS, SSSP) carry GTEPS; all-pairs and spanning forests do not.
     let of = |paper: &str| cells.iter().find(|c| c["paper"] == paper).unwrap();
     assert!(of("003")["gteps"].as_f64().unwrap() > 0.0);

@@ -341,24 +341,19 @@ mod tests {
     }
 
     #[test]
-    fn memory_peaks_see_an_allocation_and_reset_between_measurements() {
-        let (len, big) = measure_memory(None, || {
+    fn memory_peak_holds_the_work_s_allocation() {
+        // Other tests run in this process at the same time, so only what this work
+        // certainly adds is checked here; that the mark is reset between measurements is
+        // checked by the CLI's reproduce test, in a process of its own.
+        let (len, m) = measure_memory(None, || {
             let v = vec![1u8; 96 << 20];
             std::hint::black_box(&v);
             v.len() as u64
         });
-        let (_, small) = measure_memory(None, || std::hint::black_box(1));
-        assert_eq!((big.gpu_peak_bytes, small.gpu_peak_bytes), (None, None));
-        if let (Some(b), Some(s), Some(start)) = (
-            big.host_peak_bytes,
-            small.host_peak_bytes,
-            big.host_start_bytes,
-        ) {
-            assert!(b >= start + len / 2, "{big:?}");
-            if !small.host_peak_since_start {
-                // The mark was reset: the 96 MiB are gone from the second peak.
-                assert!(s + len / 2 <= b, "{small:?} vs {big:?}");
-            }
+        assert_eq!(m.gpu_peak_bytes, None);
+        if cfg!(target_os = "linux") {
+            assert!(m.host_peak_bytes.unwrap() >= len, "{m:?}");
+            assert!(m.host_start_bytes.unwrap() > 0, "{m:?}");
         }
     }
 
