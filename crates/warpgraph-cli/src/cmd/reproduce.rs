@@ -273,9 +273,11 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
 }
 
 impl Run<'_> {
-    /// Prints a line and keeps it for the Markdown file.
+    /// Prints a line and keeps it for the Markdown file. A closed stdout (`| head`) is no
+    /// error: the run goes on and its files are still written.
     fn say(&mut self, line: &str) {
-        println!("{line}");
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "{line}");
         self.markdown.push_str(line);
         self.markdown.push('\n');
     }
@@ -545,11 +547,11 @@ impl Run<'_> {
         for path in &jsons {
             std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
         }
-        println!(
+        self.say(&format!(
             "\nwrote {} figures (SVG and PNG), results.md and results.json to {}",
             written.len() / 2,
             dir.display()
-        );
+        ));
         Ok(())
     }
 
