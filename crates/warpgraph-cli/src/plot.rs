@@ -462,7 +462,8 @@ impl Scale {
                 hi,
                 bold,
                 light,
-                formatter: Box::new(|v| log_label(*v)),
+                // One style per axis: powers of ten throughout when any label needs one.
+                formatter: Box::new(move |v| log_label(*v, hi >= 6.0 || lo < -3.0)),
             }
         } else {
             let step = nice_step(max / 5.0);
@@ -519,20 +520,36 @@ impl Scale {
     }
 }
 
-/// The label at `v` = log10 of the value: a power of ten as [`decade_label`] writes it,
-/// another value (an axis end, 1, 2 or 5 times a power of ten) in plain digits.
-fn log_label(v: f64) -> String {
-    let e = v.round();
-    if (v - e).abs() < 1e-9 {
-        return decade_label(e as i32);
+/// The label at `v` = log10 of the value (a power of ten, or an axis end at 1, 2 or 5
+/// times one): plain digits (0.001 to 100,000), or `scientific`ally (`5×10⁶`, `10⁶`).
+fn log_label(v: f64, scientific: bool) -> String {
+    let e = (v + 1e-9).floor();
+    let k = 10f64.powf(v - e).round() as u64;
+    let e = e as i32;
+    match e {
+        _ if scientific && k == 1 => power_of_ten(e),
+        _ if scientific => format!("{k}×{}", power_of_ten(e)),
+        -3..=-1 => {
+            let x = k as f64 * 10f64.powi(e);
+            let decimals = (-e) as usize;
+            format!("{x:.decimals$}")
+        }
+        0..=5 => thousands(k * 10u64.pow(e as u32)),
+        _ if k == 1 => power_of_ten(e),
+        _ => format!("{k}×{}", power_of_ten(e)),
     }
-    let x = 10f64.powf(v);
-    if x >= 1.0 {
-        thousands(x.round() as u64)
-    } else {
-        let decimals = (-x.log10().floor()) as usize;
-        format!("{x:.decimals$}")
-    }
+}
+
+/// 10 with the exponent `e` in superscript: `10⁶`, `10⁻⁴`.
+fn power_of_ten(e: i32) -> String {
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let digits: String = e
+        .unsigned_abs()
+        .to_string()
+        .chars()
+        .map(|c| SUP[c.to_digit(10).unwrap_or(0) as usize])
+        .collect();
+    format!("10{}{digits}", if e < 0 { "⁻" } else { "" })
 }
 
 /// The greatest of 1, 2 and 5 times a power of ten at or below `x` (positive).
@@ -548,24 +565,6 @@ fn nice_floor(x: f64) -> f64 {
 /// The least of 1, 2 and 5 times a power of ten at or above `x` (positive).
 fn nice_ceil(x: f64) -> f64 {
     nice_step(x)
-}
-
-/// The label of 10^e: plain digits from 0.001 to 100,000, else 10 with a superscript.
-fn decade_label(e: i32) -> String {
-    match e {
-        -3..=-1 => format!("{}", 10f64.powi(e)),
-        0..=5 => thousands(10u64.pow(e as u32)),
-        _ => {
-            const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
-            let digits: String = e
-                .unsigned_abs()
-                .to_string()
-                .chars()
-                .map(|c| SUP[c.to_digit(10).unwrap_or(0) as usize])
-                .collect();
-            format!("10{}{digits}", if e < 0 { "⁻" } else { "" })
-        }
-    }
 }
 
 /// A linear axis's label: as many decimals as the step needs.
@@ -732,8 +731,14 @@ mod tests {
         let s = Scale::of(&[0.3, 70.0], LOG_SPAN);
         let labels: Vec<String> = s.bold.iter().map(|v| s.label(*v)).collect();
         assert_eq!(labels, ["0.2", "1", "10", "100"]);
-        assert_eq!(decade_label(7), "10⁷");
-        assert_eq!(decade_label(-5), "10⁻⁵");
+        assert_eq!(log_label(7.0, false), "10⁷");
+        assert_eq!(log_label(-5.0, false), "10⁻⁵");
+        assert_eq!(log_label(2e-3f64.log10(), false), "0.002");
+        assert_eq!(log_label(5.0, false), "100,000");
+        // An axis reaching 10^6 writes every label as a power of ten.
+        let s = Scale::of(&[70_000.0, 4_200_000.0], LOG_SPAN_X);
+        let labels: Vec<String> = s.bold.iter().map(|v| s.label(*v)).collect();
+        assert_eq!(labels, ["10⁵", "10⁶", "5×10⁶"]);
         let s = Scale::of(&[3.0, 17.0], LOG_SPAN);
         assert!(!s.log);
         assert_eq!((s.lo, s.hi), (0.0, 20.0));
