@@ -538,6 +538,7 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         serde_json::json!(["000", "001", "002", "003", "004"])
     );
     assert_eq!(r["gpu"], serde_json::Value::Null);
+    assert_eq!(r["failed"], serde_json::Value::Null);
     let cells = r["cells"].as_array().unwrap();
     let kinds = |key: &str| -> std::collections::BTreeSet<String> {
         cells

@@ -237,9 +237,9 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
         (None, Some(j)) => j.parent().unwrap_or(Path::new("")).join("reproduce-out"),
         (None, None) => PathBuf::from("reproduce-out"),
     };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let device = resolve_device(args.device, "the experiment", true, quiet)?;
     let gpu = device.gpu()?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut run = Run {
         args,
         device,
@@ -259,17 +259,24 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
             Device::Cpu.describe()
         )),
     }
+    // A failure (not a refusal) ends the run, but what was measured is still written.
+    let mut failure = None;
     for p in &papers {
         run.say("");
-        match *p {
-            "000" => run.paper_000()?,
-            "001" => run.paper_001()?,
-            "002" => run.paper_002()?,
-            "003" => run.paper_003()?,
-            _ => run.paper_004()?,
+        let r = match *p {
+            "000" => run.paper_000(),
+            "001" => run.paper_001(),
+            "002" => run.paper_002(),
+            "003" => run.paper_003(),
+            _ => run.paper_004(),
+        };
+        if let Err(e) = r {
+            failure = Some(e.context(format!("seed paper {p}")));
+            break;
         }
     }
-    run.finish(&dir, &papers)
+    run.finish(&dir, &papers, failure.as_ref())?;
+    failure.map_or(Ok(()), Err)
 }
 
 impl Run<'_> {
@@ -501,8 +508,14 @@ impl Run<'_> {
         });
     }
 
-    /// Writes the figures, the Markdown and the JSON.
-    fn finish(mut self, dir: &Path, papers: &[&str]) -> Result<()> {
+    /// Writes the figures, the Markdown and the JSON (with the `failure` that ended the
+    /// run early, if one did).
+    fn finish(
+        mut self,
+        dir: &Path,
+        papers: &[&str],
+        failure: Option<&anyhow::Error>,
+    ) -> Result<()> {
         let mut written = Vec::new();
         let mut links = String::from("\n## Figures\n\n");
         for f in &self.figures {
@@ -523,6 +536,7 @@ impl Run<'_> {
         std::fs::write(&md, &self.markdown).with_context(|| format!("writing {}", md.display()))?;
         let j = serde_json::json!({
             "papers": papers,
+            "failed": failure.map(|e| format!("{e:#}")),
             "quick": self.args.quick,
             "device": self.device.describe(),
             "gpu": self.gpu.as_ref().map(|g| g.describe()),
