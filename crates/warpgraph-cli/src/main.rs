@@ -2,6 +2,7 @@
 
 mod args;
 mod cmd;
+mod plot;
 mod progress;
 mod source;
 

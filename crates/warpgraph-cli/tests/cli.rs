@@ -426,6 +426,7 @@ fn bench_reports_verified_trials() {
     );
     let r = json(&std::fs::read_to_string(dir.join("r0.json")).unwrap());
     assert_eq!(r["cells"].as_array().unwrap().len(), 6);
+    assert_eq!(r["papers"], serde_json::json!(["000"]));
     // Options that do not belong are refused, naming the option.
     for (args, says) in [
         (
@@ -460,7 +461,11 @@ fn bench_reports_verified_trials() {
             "128",
         ),
         (&["bfs"][..], "give a graph file"),
-        (&["bench", "reproduce", "--paper", "003"][..], "001"),
+        (&["bench", "reproduce", "--paper", "007"][..], "000, 001"),
+        (
+            &["bench", "reproduce", "--paper", "003", "--sizes", "10"][..],
+            "--sizes is for papers 001 and 002",
+        ),
         (
             &["bench", "reproduce", "--generate", "kron:5"][..],
             "its own graphs",
@@ -493,6 +498,116 @@ fn bench_reports_verified_trials() {
         let e = fails(args, dir);
         assert!(e.contains(says), "{args:?}: {e}");
     }
+}
+
+/// `bench reproduce --quick` on the CPU: every paper's table, every trial verified in the
+/// JSON with its memory, and every figure as a real SVG and PNG.
+#[test]
+fn reproduce_all_quick_writes_tables_json_and_plots() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let out = ok(
+        &[
+            "bench",
+            "reproduce",
+            "--quick",
+            "--device",
+            "cpu",
+            "--plots",
+            "figs",
+        ],
+        dir,
+    );
+    for table in [
+        "## Seed 000",
+        "## Seed 001",
+        "## Seed 002",
+        "parallel Dijkstra",
+        "## Seed 003",
+        "## Seed 004",
+        "| kron 14-16 |",
+        "| ssca2 14 |",
+        "Peak memory, MiB",
+    ] {
+        assert!(out.contains(table), "{table}: {out}");
+    }
+    let figs = dir.join("figs");
+    let r = json(&std::fs::read_to_string(figs.join("results.json")).unwrap());
+    assert_eq!(
+        r["papers"],
+        serde_json::json!(["000", "001", "002", "003", "004"])
+    );
+    assert_eq!(r["gpu"], serde_json::Value::Null);
+    assert_eq!(r["failed"], serde_json::Value::Null);
+    let cells = r["cells"].as_array().unwrap();
+    let kinds = |key: &str| -> std::collections::BTreeSet<String> {
+        cells
+            .iter()
+            .map(|c| c[key].as_str().unwrap().into())
+            .collect()
+    };
+    assert_eq!(kinds("paper").len(), 5);
+    assert_eq!(kinds("experiment").len(), 6); // 002 has two
+    for c in cells {
+        assert_eq!(c["refused"], serde_json::Value::Null, "{c}");
+        let trials = c["trials"].as_array().unwrap();
+        assert!(!trials.is_empty(), "{c}");
+        assert!(trials.iter().all(|t| t["verified"] == true));
+        assert!(c["median_seconds"].as_f64().unwrap() > 0.0);
+        assert!(c["vertices"].as_u64().unwrap() > 0);
+        // On the CPU: host memory measured (Linux), no GPU figure.
+        assert_eq!(c["memory"]["gpu_peak_bytes"], serde_json::Value::Null);
+        if cfg!(target_os = "linux") {
+            assert!(
+                c["memory"]["host_peak_bytes"].as_u64().unwrap() > 1 << 20,
+                "{c}"
+            );
+        }
+    }
+    // The host peak is the cell's own: the high-water mark is reset at each cell, so
+    // the small searches after Johnson's n = 1024 (an 8 MiB matrix kept, more while it is
+    // verified) peak lower.
+    let peak = |experiment: &str, graph: &str| {
+        let c = cells
+            .iter()
+            .find(|c| c["experiment"] == experiment && c["graph"] == graph)
+            .unwrap();
+        let m = &c["memory"];
+        (
+            m["host_peak_bytes"].as_u64(),
+            m["host_peak_since_start"] == true,
+        )
+    };
+    if let ((Some(big), false), (Some(small), false)) = (
+        peak("002-johnson", "urand n=1024"),
+        peak("002-dijkstra", "urand 2^10"),
+    ) {
+        assert!(small + (4 << 20) < big, "{small} vs {big}");
+    }
+    // Traversals (BFS, SSSP) carry GTEPS; all-pairs and spanning forests do not.
+    let of = |paper: &str| cells.iter().find(|c| c["paper"] == paper).unwrap();
+    assert!(of("003")["gteps"].as_f64().unwrap() > 0.0);
+    assert!(of("000")["gteps"].as_f64().unwrap() > 0.0);
+    assert_eq!(of("004")["gteps"], serde_json::Value::Null);
+    assert_eq!(of("001")["gteps"], serde_json::Value::Null);
+    let figures = r["figures"].as_array().unwrap();
+    assert_eq!(figures.len(), 12, "{figures:?}");
+    for name in [
+        "seed000-sssp",
+        "seed001-floyd-warshall",
+        "seed002-johnson",
+        "seed002-dijkstra",
+        "seed003-bfs-ablation",
+        "seed004-mst",
+    ] {
+        let svg = std::fs::read_to_string(figs.join(format!("{name}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("Seed 00"), "{name}: no title");
+        let png = std::fs::read(figs.join(format!("{name}.png"))).unwrap();
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{name}");
+    }
+    let md = std::fs::read_to_string(figs.join("results.md")).unwrap();
+    assert!(md.contains("## Seed 004") && md.contains("![Seed 001 (Fig. 5)"));
 }
 
 #[test]

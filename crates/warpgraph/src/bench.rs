@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 
+use crate::cuda::Gpu;
 use crate::generate::rng::Rng;
 use crate::graph::{Graph, VertexId};
 
@@ -159,22 +160,118 @@ impl Report {
             .map(|t| t.edges as f64 / t.seconds)
             .collect();
         self.median_teps = Summary::of(&teps).map(|s| s.median);
-        self.harmonic_mean_teps = harmonic_mean(&teps);
-        let kernel_teps: Vec<f64> = self
-            .trials
-            .iter()
-            .filter_map(|t| {
-                let k = t.kernel_seconds?;
-                (t.edges > 0 && k > 0.0).then(|| t.edges as f64 / k)
-            })
-            .collect();
-        self.kernel_harmonic_mean_teps = harmonic_mean(&kernel_teps);
+        self.harmonic_mean_teps = harmonic_mean_teps(&self.trials, false);
+        self.kernel_harmonic_mean_teps = harmonic_mean_teps(&self.trials, true);
     }
 }
 
-/// The harmonic mean of positive rates; `None` for none.
-fn harmonic_mean(rates: &[f64]) -> Option<f64> {
+/// Graph500's figure: the harmonic mean of the trials' traversed edges per second, end to
+/// end or (`kernels`) by kernel time; `None` when no trial traversed an edge (or, by
+/// kernel time, none ran on a GPU).
+pub fn harmonic_mean_teps(trials: &[Trial], kernels: bool) -> Option<f64> {
+    let rates: Vec<f64> = trials
+        .iter()
+        .filter_map(|t| {
+            let secs = if kernels {
+                t.kernel_seconds?
+            } else {
+                t.seconds
+            };
+            (t.edges > 0 && secs > 0.0).then(|| t.edges as f64 / secs)
+        })
+        .collect();
     (!rates.is_empty()).then(|| rates.len() as f64 / rates.iter().map(|t| 1.0 / t).sum::<f64>())
+}
+
+/// The memory a stretch of work used at its peak ([`measure_memory`]).
+///
+/// Host: the process's resident-set high-water mark (`VmHWM` of `/proc/self/status`),
+/// reset at the start of the work by writing 5 to `/proc/self/clear_refs` (Linux 4.0 and
+/// later), so it is the most host memory resident at any moment of the work, the graph
+/// and everything else the process holds included. Where the reset is refused the mark is
+/// the process's peak since it started, and `host_peak_since_start` says so.
+///
+/// GPU: the device's free memory (`cuMemGetInfo`), sampled every
+/// [`GPU_SAMPLE_INTERVAL`] while the work runs (and at its start and end) by a second
+/// thread; the peak is the largest drop below the free memory of a baseline the caller
+/// took (before uploading the graph, so that the graph counts). It covers the whole
+/// device (another process's allocations count too) and can miss an allocation that lives
+/// shorter than the interval, so it is a lower bound on the true peak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct MemoryPeak {
+    /// Most host memory resident during the work, bytes (`None` off Linux).
+    pub host_peak_bytes: Option<u64>,
+    /// Host memory resident when the work began (`VmRSS`), bytes.
+    pub host_start_bytes: Option<u64>,
+    /// The high-water mark could not be reset: `host_peak_bytes` is the process's peak
+    /// since it started.
+    pub host_peak_since_start: bool,
+    /// Most GPU memory in use during the work beyond the baseline, bytes (`None` without a
+    /// GPU, or where the driver did not answer).
+    pub gpu_peak_bytes: Option<u64>,
+}
+
+/// How often [`measure_memory`] samples a GPU's free memory.
+pub const GPU_SAMPLE_INTERVAL: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// Runs `work`, measuring its peak host memory and, given `gpu` and the GPU's free bytes
+/// at a baseline (from [`Gpu::free_bytes`]), its peak GPU memory (see [`MemoryPeak`]).
+///
+/// # Returns
+/// What `work` returned, and the peaks.
+///
+/// # Example
+/// ```
+/// let (v, m) = warpgraph::bench::measure_memory(None, || vec![1u8; 64 << 20]);
+/// if let Some(peak) = m.host_peak_bytes {
+///     assert!(peak >= v.len() as u64);
+/// }
+/// assert_eq!(m.gpu_peak_bytes, None);
+/// ```
+pub fn measure_memory<T>(gpu: Option<(&Gpu, u64)>, work: impl FnOnce() -> T) -> (T, MemoryPeak) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let host_start_bytes = proc_status_bytes("VmRSS:");
+    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let done = AtomicBool::new(false);
+    let (out, least_free) = std::thread::scope(|s| {
+        let sampler = gpu.map(|(gpu, _)| {
+            let done = &done;
+            s.spawn(move || {
+                let mut least = gpu.free_bytes().ok()?;
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(GPU_SAMPLE_INTERVAL);
+                    least = least.min(gpu.free_bytes().ok()?);
+                }
+                Some(least.min(gpu.free_bytes().ok()?))
+            })
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        (out, sampler.and_then(|h| h.join().ok().flatten()))
+    });
+    let peak = MemoryPeak {
+        host_peak_bytes: proc_status_bytes("VmHWM:"),
+        host_start_bytes,
+        host_peak_since_start: !reset,
+        gpu_peak_bytes: gpu
+            .zip(least_free)
+            .map(|((_, base), least)| base.saturating_sub(least)),
+    };
+    (out, peak)
+}
+
+/// A `kB` line of `/proc/self/status` (`VmRSS:`, `VmHWM:`) in bytes; `None` off Linux.
+fn proc_status_bytes(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 #[cfg(test)]
@@ -241,6 +338,23 @@ mod tests {
         assert_eq!(r.kernel_summary.unwrap().median, 1.25);
         // Kernels took half the time: twice the rate.
         assert!((r.kernel_harmonic_mean_teps.unwrap() - 80.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn memory_peak_holds_the_work_s_allocation() {
+        // Other tests run in this process at the same time, so only what this work
+        // certainly adds is checked here; that the mark is reset between measurements is
+        // checked by the CLI's reproduce test, in a process of its own.
+        let (len, m) = measure_memory(None, || {
+            let v = vec![1u8; 96 << 20];
+            std::hint::black_box(&v);
+            v.len() as u64
+        });
+        assert_eq!(m.gpu_peak_bytes, None);
+        if cfg!(target_os = "linux") {
+            assert!(m.host_peak_bytes.unwrap() >= len, "{m:?}");
+            assert!(m.host_start_bytes.unwrap() > 0, "{m:?}");
+        }
     }
 
     #[test]

@@ -27,8 +27,9 @@ pub enum Problem {
     /// Seed 000's ExtractMin study (its Table 1): the least of n random keys by the GPU
     /// reduction at each block size, a CPU loop, all CPU cores and a binary heap. No graph.
     ExtractMin,
-    /// A seed paper's experiment on generated graphs (--paper; 001 so far): every method
-    /// on the CPU and, with a GPU, on the GPU, in one run, every result verified.
+    /// The seed papers' experiments on generated graphs (--paper 000..004 or all): every
+    /// method on the CPU and, with a GPU, on the GPU, in one run, every result verified;
+    /// tables, JSON and plots (SVG, PNG) in --plots.
     Reproduce,
 }
 
@@ -45,7 +46,9 @@ Examples:
   warpgraph bench sssp --generate kron:20 --algo delta-stepping --trials 16
   warpgraph bench mst road.gr --algo kruskal --trials 5 --json-out mst.json
   warpgraph bench extract-min --device cuda               # 1 .. 10^7 keys
-  warpgraph bench extract-min --sizes 1000,1000000 --trials 9")]
+  warpgraph bench extract-min --sizes 1000,1000000 --trials 9
+  warpgraph bench reproduce --quick                       # every paper, small, ~1 minute
+  warpgraph bench reproduce --paper 003 --device cuda --plots out/")]
 pub struct BenchArgs {
     /// What to run.
     #[arg(value_enum)]
@@ -66,16 +69,21 @@ pub struct BenchArgs {
     #[arg(long)]
     trials: Option<usize>,
     /// extract-min: the numbers of keys (default 1,10,100,...,10000000); reproduce: the
-    /// numbers of vertices.
+    /// numbers of vertices (papers 001 and 002's Johnson).
     #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// reproduce: the seed paper (000: the SSSP variants; 001: Floyd-Warshall, CPU vs
-    /// naive vs blocked vs tuned).
-    #[arg(long, value_name = "ID", default_value = "001")]
+    /// reproduce: the seed paper: 000 (the SSSP variants), 001 (Floyd-Warshall, CPU vs
+    /// naive vs blocked vs tuned), 002 (Johnson vs n; parallel Dijkstra), 003 (the BFS
+    /// ablation, GTEPS), 004 (MST per graph family) or all.
+    #[arg(long, value_name = "ID", default_value = "all")]
     paper: String,
     /// reproduce: small sizes only (under a minute on a laptop CPU).
     #[arg(long)]
     quick: bool,
+    /// reproduce: the folder for the plots (SVG and PNG), results.md and results.json
+    /// [default: reproduce-out, beside --json-out's file if given]
+    #[arg(long, value_name = "DIR")]
+    plots: Option<PathBuf>,
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
     root_seed: u64,
@@ -205,7 +213,17 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     let mut runner = crate::cmd::bfs::runner(device, g, direction, variant, args.switch)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(64), args.root_seed);
-    let t = trials(&roots, |&s| {
+    let t = bfs_trials(g, &mut runner, &roots)?;
+    Ok((runner.algorithm(), setup, t))
+}
+
+/// Verified searches on `runner` from each of `roots`, after a warm-up.
+pub(crate) fn bfs_trials(
+    g: &Graph,
+    runner: &mut bfs::BfsRunner,
+    roots: &[warpgraph::VertexId],
+) -> Result<Vec<Trial>> {
+    trials(roots, |&s| {
         let (tree, times) = runner.run(g, s)?;
         bfs::verify(g, &tree)?;
         Ok(Trial {
@@ -216,8 +234,7 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
             edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
             verified: true,
         })
-    })?;
-    Ok((runner.algorithm(), setup, t))
+    })
 }
 
 fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
@@ -444,6 +461,7 @@ impl BenchArgs {
             root_seed: self.root_seed,
             device: self.device,
             json_out: self.json_out.clone(),
+            plots: self.plots.clone(),
             graph_given: self.graph.input.is_some() || self.graph.generate.is_some(),
         }
     }
