@@ -64,9 +64,11 @@ _ONE_SOURCE = "delta-stepping"
 # -- input ------------------------------------------------------------------------------
 
 
-def _csr_arrays(csgraph, directed=True):
+def _csr_arrays(csgraph, directed=True, bfs=False, fw=False):
     """``(n, indptr int64, indices int32, data float64)`` as scipy's ``validate_graph``
-    would see the matrix."""
+    would see the matrix. In a masked array every unmasked entry is an edge, as scipy
+    reads it, except that searches by weight skip infinite ones and scipy's
+    Floyd-Warshall (``fw``) zero ones."""
     import scipy.sparse as sp
 
     if isinstance(csgraph, Graph):
@@ -84,10 +86,22 @@ def _csr_arrays(csgraph, directed=True):
             raise ValueError("compressed-sparse graph must be shape (N, N)")
         indptr = np.asarray(m.indptr, dtype=np.int64)
         indices = np.ascontiguousarray(m.indices, dtype=np.int32)
-        return m.shape[0], indptr, indices, np.ascontiguousarray(m.data)
+        data = np.ascontiguousarray(m.data)
+        if not bfs and not np.all(np.isfinite(data)):
+            # An infinite weight is no way through for a search by weight.
+            keep = np.isfinite(data)
+            rows = np.repeat(np.arange(m.shape[0]), np.diff(indptr))[keep]
+            indptr = np.zeros(m.shape[0] + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows, minlength=m.shape[0]), out=indptr[1:])
+            indices, data = indices[keep], data[keep]
+        return m.shape[0], indptr, indices, data
     if np.ma.isMaskedArray(csgraph):
         a = np.ma.getdata(csgraph).astype(np.float64)
         edge = ~np.ma.getmaskarray(csgraph)
+        if not bfs:
+            edge &= np.isfinite(a)
+        if fw:
+            edge &= a != 0
     else:
         a = np.asarray(csgraph, dtype=np.float64)
         edge = (a != 0) & np.isfinite(a)
@@ -114,7 +128,7 @@ def _engine(csgraph, directed, unweighted=False, drop_self_loops=False):
             return n, eng, False
         _, _, w = csgraph.adjacency("weight", 1)
         return n, eng, bool(w is not None and len(w) and np.min(w) < 0)
-    n, indptr, indices, data = _csr_arrays(csgraph, directed)
+    n, indptr, indices, data = _csr_arrays(csgraph, directed, fw=drop_self_loops)
     weights = None if unweighted else data
     eng = _warpgraph.Graph.from_csr(indptr, indices, weights, directed, drop_self_loops)
     return n, eng, bool(not unweighted and len(data) and data.min() < 0)
@@ -337,7 +351,7 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     for ``directed=False`` a row of the matrix, then the same row of its transpose), and
     the predecessors. The order is inherently serial; it runs on the CPU."""
     _warpgraph.resolve_device(device, "breadth_first_order", False)
-    n, indptr, indices, _ = _csr_arrays(csgraph, directed)
+    n, indptr, indices, _ = _csr_arrays(csgraph, directed, bfs=True)
     parts = [(indptr, indices)]
     if not directed:
         import scipy.sparse as sp

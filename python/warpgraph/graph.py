@@ -37,6 +37,7 @@ class Graph:
             self._multigraph = False
             self._nodes = nodes  # None: the nodes are 0..n-1
         self._index = None
+        self._built = None  # the NetworkX graph made by to_networkx()
         self._cache = {}
         self.__networkx_cache__ = {}
 
@@ -169,32 +170,33 @@ class Graph:
         return sp.csr_array((data, indices, indptr), shape=(n, n))
 
     def to_networkx(self):
-        """The NetworkX graph (the wrapped one, or a new ``Graph``/``DiGraph`` with a
-        ``"weight"`` on every edge of a weighted graph; of parallel arcs the lightest)."""
+        """The NetworkX graph: the wrapped one, or a new ``Graph``/``DiGraph`` (kept)
+        with the same neighbour order and, for a weighted graph, a ``"weight"`` on every
+        edge (of parallel arcs the lightest)."""
         if self._nx is not None:
             return self._nx
-        import networkx as nx
+        if self._built is None:
+            import networkx as nx
 
-        G = nx.DiGraph() if self._directed else nx.Graph()
-        nodes = list(self.nodes)
-        G.add_nodes_from(nodes)
-        indptr, indices, w = self._stored_csr()
-        rows = np.repeat(np.arange(len(nodes)), np.diff(indptr))
-        if w is None:
-            G.add_edges_from(
-                (nodes[u], nodes[v]) for u, v in zip(rows.tolist(), indices.tolist())
-            )
-        else:
-            # Heaviest first, so that of parallel arcs the lightest is written last.
-            order = np.argsort(-np.asarray(w), kind="stable")
-            G.add_weighted_edges_from(
-                (nodes[u], nodes[v], x)
-                for u, v, x in zip(
-                    rows[order].tolist(), indices[order].tolist(), w[order].tolist()
-                )
-            )
-        self._nx = G
-        return G
+            G = nx.DiGraph() if self._directed else nx.Graph()
+            nodes = list(self.nodes)
+            G.add_nodes_from(nodes)
+            indptr, indices, w = self._stored_csr()
+            rows = np.repeat(np.arange(len(nodes)), np.diff(indptr)).tolist()
+            cols = indices.tolist()
+            if w is None:
+                G.add_edges_from((nodes[u], nodes[v]) for u, v in zip(rows, cols))
+            else:
+                adj = G._adj
+                for u, v, x in zip(rows, cols, w.tolist()):
+                    a, b = nodes[u], nodes[v]
+                    d = adj[a].get(b)
+                    if d is None:
+                        G.add_edge(a, b, weight=x)
+                    elif x < d["weight"]:
+                        d["weight"] = x
+            self._built = G
+        return self._built
 
 
 def read(path, *, format=None, undirected=False, weight_type=None, self_loops="keep",

@@ -239,7 +239,7 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     dist, pred, ints = _search(G, s, _ONE_SOURCE, weight, ties_matter=True)
     if target is not None:
         t = G.index.get(target) if target in G else None
-        if t is None or not dist[t] <= (math.inf if cutoff is None else cutoff):
+        if t is None or not (np.isfinite(dist[t]) and (cutoff is None or dist[t] <= cutoff)):
             raise _nx().NetworkXNoPath(f"No path to {target}.")
         return (_values(dist[[t]], ints)[0], _paths(G, pred, s, [t])[target])
     dists = _dist_dict(G, dist, s, ints, cutoff)
@@ -313,7 +313,9 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     if target is not None:
         t = G.index.get(target) if target in G else None
         if t is None or not np.isfinite(dist[t]):
-            raise _nx().NetworkXNoPath(f"Node {target} not reachable from {source}")
+            raise _nx().NetworkXNoPath(
+                f"Target {target} cannot be reached from given sources"
+            )
         return (_values(dist[[t]], ints)[0], _paths(G, pred, s, [t])[target])
     dists = _dist_dict(G, dist, s, ints)
     index = G.index
