@@ -230,12 +230,13 @@ pub fn potentials_check(py: Python<'_>, g: &PyGraph) -> PyResult<()> {
 /// weights of the graph's type (float64 or int64; None for an unweighted graph), in the
 /// library's order (weight, then `u`, then `v`).
 #[pyfunction]
-#[pyo3(signature = (g, device="auto"))]
+#[pyo3(signature = (g, device="auto", algorithm="boruvka"))]
 #[allow(clippy::type_complexity)]
 pub fn mst<'py>(
     py: Python<'py>,
     g: &PyGraph,
     device: &str,
+    algorithm: &str,
 ) -> PyResult<(
     Bound<'py, PyArray1<i32>>,
     Bound<'py, PyArray1<i32>>,
@@ -243,8 +244,9 @@ pub fn mst<'py>(
 )> {
     self::device(device, "MST", false)?;
     let graph = &*g.g;
+    let algorithm = warpgraph::mst::Algorithm::from_str(algorithm).or_py()?;
     let f = py
-        .detach(|| warpgraph::mst::mst(graph, warpgraph::mst::Algorithm::Boruvka))
+        .detach(|| warpgraph::mst::mst(graph, algorithm))
         .or_py()?;
     let (u, v): (Vec<i32>, Vec<i32>) = f.edges.iter().map(|&(u, v)| (u as i32, v as i32)).unzip();
     let w = match f.weights {
@@ -267,6 +269,46 @@ pub fn mst<'py>(
         Weights::F64(w) => Some(w.into_vec().into_pyarray(py).into_any()),
     };
     Ok((u.into_pyarray(py), v.into_pyarray(py), w))
+}
+
+/// The rank of each value in a stable sort (equal values ranked by position), and the
+/// order (the positions by rank): NumPy's `argsort(kind="stable")`, in parallel.
+/// `values` is a float64 or int64 array without NaN.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn stable_rank<'py>(
+    py: Python<'py>,
+    values: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+    /// Sorts (order-preserving key, position) pairs: ties fall to the position.
+    fn rank(keys: impl IndexedParallelIterator<Item = u64>) -> (Vec<i64>, Vec<i64>) {
+        let mut pairs: Vec<(u64, u32)> = keys.enumerate().map(|(i, k)| (k, i as u32)).collect();
+        pairs.par_sort_unstable();
+        let order: Vec<i64> = pairs.par_iter().map(|&(_, i)| i as i64).collect();
+        let mut rank = vec![0i64; pairs.len()];
+        for (r, &(_, i)) in pairs.iter().enumerate() {
+            rank[i as usize] = r as i64;
+        }
+        (order, rank)
+    }
+    /// A u64 ordered as the float (-0.0 and 0.0 equal, as NumPy sorts them).
+    fn float_key(x: f64) -> u64 {
+        let b = if x == 0.0 { 0 } else { x.to_bits() };
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    }
+    let (order, rank) = if let Ok(a) = values.extract::<PyReadonlyArray1<'_, f64>>() {
+        let v = a.as_slice()?;
+        py.detach(|| rank(v.par_iter().map(|&x| float_key(x))))
+    } else {
+        let a = values.extract::<PyReadonlyArray1<'_, i64>>()?;
+        let v = a.as_slice()?;
+        py.detach(|| rank(v.par_iter().map(|&x| (x as u64) ^ (1 << 63))))
+    };
+    Ok((order.into_pyarray(py), rank.into_pyarray(py)))
 }
 
 /// Breadth-first search in discovery order over raw CSR arrays, rows scanned in their
@@ -297,8 +339,8 @@ pub fn bfs_order<'py>(
         let ok = p.len() == n + 1
             && p.first() == Some(&0)
             && p.last() == Some(&(i.len() as i64))
-            && p.windows(2).all(|w| w[0] <= w[1])
-            && i.iter().all(|&x| x >= 0 && (x as usize) < n);
+            && p.par_windows(2).all(|w| w[0] <= w[1])
+            && i.par_iter().all(|&x| x >= 0 && (x as usize) < n);
         if !ok {
             return Err(PyValueError::new_err("malformed CSR arrays"));
         }
@@ -312,8 +354,10 @@ pub fn bfs_order<'py>(
     let (order, pred, depth) = py.detach(|| {
         let mut pred = vec![NULL_PRED; n];
         let mut seen = vec![false; n];
-        let mut order = vec![source as i32];
-        let mut depth = vec![0i32];
+        let mut order = Vec::with_capacity(n);
+        let mut depth = Vec::with_capacity(n);
+        order.push(source as i32);
+        depth.push(0i32);
         seen[source as usize] = true;
         let mut head = 0;
         while head < order.len() {

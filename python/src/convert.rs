@@ -55,7 +55,8 @@ impl Num {
 }
 
 /// CSR arrays of a NetworkX graph: `adj` is `G._adj`, `index` maps each node to its
-/// position in `G` (the order of `adj`). With `weight` (an attribute name), each arc's
+/// position in `G` (the order of `adj`); None when the nodes are the ints `0..n` in
+/// order (then a node is its own position, and no dictionary lookup is needed). With `weight` (an attribute name), each arc's
 /// weight is `attrs.get(weight, default)` (for a multigraph, the least over the parallel
 /// edges, as NetworkX's shortest paths take it).
 ///
@@ -69,7 +70,7 @@ impl Num {
 pub fn nx_adjacency<'py>(
     py: Python<'py>,
     adj: &Bound<'py, PyDict>,
-    index: &Bound<'py, PyDict>,
+    index: Option<&Bound<'py, PyDict>>,
     weight: Option<&str>,
     default: Option<&Bound<'py, PyAny>>,
     multigraph: bool,
@@ -83,6 +84,7 @@ pub fn nx_adjacency<'py>(
         _ => None,
     };
     let key = weight.map(|w| pyo3::types::PyString::new(py, w));
+    let n = adj.len() as i64;
     let mut indptr = Vec::with_capacity(adj.len() + 1);
     indptr.push(0i64);
     let mut indices: Vec<i32> = Vec::new();
@@ -101,9 +103,15 @@ pub fn nx_adjacency<'py>(
         }
         let nbrs = nbrs.cast::<PyDict>()?;
         for (v, data) in nbrs.iter() {
-            let j = match index.get_item(&v)? {
-                Some(j) => j.extract::<i32>()?,
-                None => return Err(PyValueError::new_err("a neighbour is not a node")),
+            let j = match index {
+                Some(index) => match index.get_item(&v)? {
+                    Some(j) => j.extract::<i32>()?,
+                    None => return Err(PyValueError::new_err("a neighbour is not a node")),
+                },
+                None => match v.extract::<i64>() {
+                    Ok(j) if (0..n).contains(&j) => j as i32,
+                    _ => return Err(PyValueError::new_err("a neighbour is not a node")),
+                },
             };
             indices.push(j);
             if key.is_none() {

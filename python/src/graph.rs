@@ -42,6 +42,124 @@ pub(crate) fn weights_from(w: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
     ))
 }
 
+/// Splits `data` into consecutive mutable rows by `offsets` (n + 1 entries).
+fn rows_mut<'a, T>(offsets: &[u64], mut data: &'a mut [T]) -> Vec<&'a mut [T]> {
+    let mut rows = Vec::with_capacity(offsets.len().saturating_sub(1));
+    for p in offsets.windows(2) {
+        let (row, rest) = data.split_at_mut((p[1] - p[0]) as usize);
+        rows.push(row);
+        data = rest;
+    }
+    rows
+}
+
+/// Sorts every row by target in parallel, parallel arcs keeping their order.
+fn sort_rows<T: Copy + Send + Sync>(offsets: &[u64], targets: &mut [u32], w: Option<&mut [T]>) {
+    let t_rows = rows_mut(offsets, targets);
+    match w {
+        None => t_rows.into_par_iter().for_each(|r| r.sort()),
+        Some(w) => t_rows
+            .into_par_iter()
+            .zip(rows_mut(offsets, w))
+            .for_each(|(t, w)| {
+                if t.windows(2).all(|p| p[0] <= p[1]) {
+                    return;
+                }
+                let mut pairs: Vec<(u32, T)> = t.iter().copied().zip(w.iter().copied()).collect();
+                pairs.sort_by_key(|p| p.0);
+                for (i, (a, b)) in pairs.into_iter().enumerate() {
+                    t[i] = a;
+                    w[i] = b;
+                }
+            }),
+    }
+}
+
+/// One CSR's arrays: offsets, targets, optional weights.
+type Parts<'a, T> = (&'a [u64], &'a [u32], Option<&'a [T]>);
+
+/// The transpose of a CSR by a serial, stable counting sort: its rows come out sorted
+/// by source, as the rows of a scipy transpose are.
+fn transpose<T: Copy + Default>(
+    (off, tgt, w): Parts<'_, T>,
+) -> (Vec<u64>, Vec<u32>, Option<Vec<T>>) {
+    let n = off.len() - 1;
+    let mut offsets = vec![0u64; n + 1];
+    for &t in tgt {
+        offsets[t as usize + 1] += 1;
+    }
+    for v in 0..n {
+        offsets[v + 1] += offsets[v];
+    }
+    let mut next = offsets.clone();
+    let mut targets = vec![0u32; tgt.len()];
+    let mut weights = w.map(|_| vec![T::default(); tgt.len()]);
+    for u in 0..n {
+        for k in off[u] as usize..off[u + 1] as usize {
+            let slot = &mut next[tgt[k] as usize];
+            targets[*slot as usize] = u as u32;
+            if let (Some(out), Some(w)) = (weights.as_mut(), w) {
+                out[*slot as usize] = w[k];
+            }
+            *slot += 1;
+        }
+    }
+    (offsets, targets, weights)
+}
+
+/// The union of the arcs of `a` and `b` (a graph and its transpose), row by row, each row
+/// merged in target order: the symmetric graph of an undirected reading.
+fn merge_rows<T: Copy + Send + Sync + Default>(
+    (off_a, ta, wa): Parts<'_, T>,
+    (off_b, tb, wb): Parts<'_, T>,
+) -> (Vec<u64>, Vec<u32>, Option<Vec<T>>) {
+    let offsets: Vec<u64> = off_a.iter().zip(off_b).map(|(a, b)| a + b).collect();
+    let m = *offsets.last().unwrap_or(&0) as usize;
+    let n = offsets.len() - 1;
+    let mut targets = vec![0u32; m];
+    let mut weights = wa.map(|_| vec![T::default(); m]);
+    let t_rows = rows_mut(&offsets, &mut targets);
+    let w_rows: Vec<Option<&mut [T]>> = match weights.as_mut() {
+        Some(w) => rows_mut(&offsets, w).into_iter().map(Some).collect(),
+        None => (0..n).map(|_| None).collect(),
+    };
+    t_rows
+        .into_par_iter()
+        .zip(w_rows)
+        .enumerate()
+        .for_each(|(v, (t, mut w))| {
+            let (a0, a1) = (off_a[v] as usize, off_a[v + 1] as usize);
+            let (b0, b1) = (off_b[v] as usize, off_b[v + 1] as usize);
+            let (ra, rb) = (&ta[a0..a1], &tb[b0..b1]);
+            let (mut i, mut j) = (0, 0);
+            for k in 0..t.len() {
+                let from_a = j == rb.len() || (i < ra.len() && ra[i] <= rb[j]);
+                let (target, weight) = if from_a {
+                    i += 1;
+                    (ra[i - 1], wa.map(|w| w[a0 + i - 1]))
+                } else {
+                    j += 1;
+                    (rb[j - 1], wb.map(|w| w[b0 + j - 1]))
+                };
+                t[k] = target;
+                if let (Some(w), Some(x)) = (w.as_deref_mut(), weight) {
+                    w[k] = x;
+                }
+            }
+        });
+    (offsets, targets, weights)
+}
+
+/// The symmetric graph of `g`'s arcs (each stored both ways), typed weights.
+fn symmetric<T: Copy + Send + Sync + Default>(
+    off: &[u64],
+    tgt: &[u32],
+    w: Option<&[T]>,
+) -> (Vec<u64>, Vec<u32>, Option<Vec<T>>) {
+    let (o, t, tw) = transpose((off, tgt, w));
+    merge_rows((off, tgt, w), (&o, &t, tw.as_deref()))
+}
+
 /// Builds an engine graph from CSR arrays; see the module docs.
 fn build_from_csr(
     indptr: &[i64],
@@ -60,19 +178,61 @@ fn build_from_csr(
             "indptr must be non-decreasing and indices non-negative",
         ));
     }
-    let sorted = || {
-        (0..n).into_par_iter().all(|v| {
-            indices[indptr[v] as usize..indptr[v + 1] as usize]
-                .windows(2)
-                .all(|p| p[0] <= p[1])
-        })
-    };
-    if directed && !drop_self_loops && sorted() {
-        let offsets: Vec<u64> = indptr.par_iter().map(|&x| x as u64).collect();
-        let targets: Vec<u32> = indices.par_iter().map(|&x| x as u32).collect();
-        let csr = Csr::from_raw(Buf::from(offsets), Buf::from(targets), weights);
-        return Graph::from_parts(true, csr, VertexIds::default());
+    if drop_self_loops {
+        return build_with_builder(indptr, indices, weights, directed);
     }
+    let offsets: Vec<u64> = indptr.par_iter().map(|&x| x as u64).collect();
+    let mut targets: Vec<u32> = indices.par_iter().map(|&x| x as u32).collect();
+    let weights = match weights {
+        Weights::None => {
+            sort_rows::<u8>(&offsets, &mut targets, None);
+            Weights::None
+        }
+        Weights::F64(w) => {
+            let mut w = w.into_vec();
+            sort_rows(&offsets, &mut targets, Some(&mut w));
+            Weights::F64(w.into())
+        }
+        Weights::I64(w) => {
+            let mut w = w.into_vec();
+            sort_rows(&offsets, &mut targets, Some(&mut w));
+            Weights::I64(w.into())
+        }
+        other => return build_with_builder(indptr, indices, other, directed),
+    };
+    let csr = Csr::from_raw(Buf::from(offsets), Buf::from(targets), weights);
+    let g = Graph::from_parts(true, csr, VertexIds::default())?;
+    if directed || n == 0 {
+        return Ok(g);
+    }
+    let out = g.out();
+    let (off, tgt) = (out.offsets(), out.targets());
+    let (offsets, targets, weights) = match out.weights() {
+        Weights::F64(w) => {
+            let (o, t, w) = symmetric(off, tgt, Some(&w[..]));
+            (o, t, Weights::F64(w.unwrap_or_default().into()))
+        }
+        Weights::I64(w) => {
+            let (o, t, w) = symmetric(off, tgt, Some(&w[..]));
+            (o, t, Weights::I64(w.unwrap_or_default().into()))
+        }
+        _ => {
+            let (o, t, _) = symmetric::<u8>(off, tgt, None);
+            (o, t, Weights::None)
+        }
+    };
+    let csr = Csr::from_raw(Buf::from(offsets), Buf::from(targets), weights);
+    Graph::from_parts(true, csr, VertexIds::default())
+}
+
+/// The library's parallel builder (self loops dropped when asked).
+fn build_with_builder(
+    indptr: &[i64],
+    indices: &[i32],
+    weights: Weights,
+    directed: bool,
+) -> warpgraph::Result<Graph> {
+    let n = indptr.len() - 1;
     let mut src = vec![0u32; indices.len()];
     src.par_chunks_mut(1 << 14)
         .enumerate()
@@ -91,11 +251,7 @@ fn build_from_csr(
     let edges = EdgeList::new(n as u64, src, dst, weights)?;
     edges.build(&BuildOptions {
         directed,
-        self_loops: if drop_self_loops {
-            SelfLoops::Drop
-        } else {
-            SelfLoops::Keep
-        },
+        self_loops: SelfLoops::Drop,
         duplicates: Duplicates::Keep,
     })
 }

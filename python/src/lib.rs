@@ -82,6 +82,7 @@ fn _warpgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algo::potentials_check, m)?)?;
     m.add_function(wrap_pyfunction!(algo::mst, m)?)?;
     m.add_function(wrap_pyfunction!(algo::bfs_order, m)?)?;
+    m.add_function(wrap_pyfunction!(algo::stable_rank, m)?)?;
     m.add_function(wrap_pyfunction!(algo::has_ties, m)?)?;
     m.add_function(wrap_pyfunction!(algo::resolve_device, m)?)?;
     m.add_function(wrap_pyfunction!(convert::nx_adjacency, m)?)?;

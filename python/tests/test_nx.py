@@ -307,3 +307,23 @@ def test_backend_is_registered():
                  "minimum_spanning_edges"):
         assert name in info["functions"]
         assert hasattr(interface.BackendInterface, name)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_integer_nodes_in_order(directed, spy):
+    # Nodes 0..n-1 in order take the converter's path without a node-index lookup.
+    G = nx.gnm_random_graph(80, 300, seed=4, directed=directed)
+    rng = random.Random(4)
+    for u, v in G.edges:
+        G[u][v]["weight"] = rng.random()
+    G.add_edge(0, 0, weight=0.5)
+    both("single_source_dijkstra", G, 0)
+    both("single_source_bellman_ford", G, 3)
+    both("bfs_edges", G, 1)
+    both("floyd_warshall_numpy", G)
+    if not directed:
+        T0, T1 = nx.minimum_spanning_tree(G), nx.minimum_spanning_tree(G, backend="warpgraph")
+        assert T0._adj == T1._adj
+    G.add_node(500)  # not 0..n-1 any more: the index is used
+    both("single_source_dijkstra_path_length", G, 0)
+    assert spy.fallbacks == []

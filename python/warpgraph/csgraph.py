@@ -372,17 +372,15 @@ def minimum_spanning_tree(csgraph, overwrite=False, *, device="auto"):
     """scipy's ``minimum_spanning_tree``: the forest as a CSR matrix of the same kind
     scipy returns, each edge at the position (row, column) of the input entry chosen.
 
-    The engine's Borůvka runs on the entries ranked as scipy's Kruskal sorts them (a
+    The engine's Kruskal runs on the entries ranked as scipy's Kruskal sorts them (a
     stable sort by weight), so the forest is scipy's own even among equal weights. As in
     scipy, chosen entries of weight 0 do not appear in the result."""
     import scipy.sparse as sp
 
     n, indptr, indices, data = _csr_arrays(csgraph)
-    order = np.argsort(data, kind="stable")
-    rank = np.empty(len(data), dtype=np.int64)
-    rank[order] = np.arange(len(data), dtype=np.int64)
+    order, rank = _warpgraph.stable_rank(data)
     eng = _warpgraph.Graph.from_csr(indptr, indices, rank, True)
-    _, _, ranks = _warpgraph.mst(eng, device)
+    _, _, ranks = _warpgraph.mst(eng, device, "kruskal")
     chosen = np.sort(order[ranks]) if ranks is not None else np.zeros(0, np.int64)
     rows = np.searchsorted(indptr, chosen, side="right") - 1
     kind = sp.csr_matrix if sp.issparse(csgraph) and not isinstance(csgraph, sp.sparray) else sp.csr_array

@@ -131,8 +131,10 @@ class Graph:
             return self._cache[key]
         if self._nx is not None:
             G = self._nx
+            identity = self._nodes == list(range(len(self._nodes)))
             out = _warpgraph.nx_adjacency(
-                G._adj, self.index, weight, default, G.is_multigraph()
+                G._adj, None if identity else self.index, weight, default,
+                G.is_multigraph()
             )
         else:
             indptr, indices, w = self._stored_csr()

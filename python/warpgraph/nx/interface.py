@@ -452,7 +452,7 @@ def johnson(G, weight="weight"):
 
 
 def _kruskal_edges(G, weight, data):
-    """NetworkX's Kruskal, exactly: the engine's Borůvka on the edges ranked by a stable
+    """NetworkX's Kruskal, exactly: the engine's Kruskal on the edges ranked by a stable
     sort of their weights in ``G.edges`` order, which is the order NetworkX's Kruskal
     takes them in; so even among equal weights the forest and its order are NetworkX's."""
     if G.is_directed() or G.is_multigraph():
@@ -465,13 +465,11 @@ def _kruskal_edges(G, weight, data):
     # G.edges yields {u, v} once, from the endpoint that comes first in node order.
     keep = indices >= rows
     u, v, wt = rows[keep], indices[keep], w[keep]
-    order = np.argsort(wt, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order), dtype=np.int64)
+    order, rank = _warpgraph.stable_rank(np.ascontiguousarray(wt))
     indptr2 = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(u, minlength=n), out=indptr2[1:])
     eng = _warpgraph.Graph.from_csr(indptr2, v, rank, True)
-    _, _, ranks = _warpgraph.mst(eng, "auto")
+    _, _, ranks = _warpgraph.mst(eng, "auto", "kruskal")
     if ranks is None:
         return []
     chosen = order[ranks]
