@@ -68,7 +68,7 @@ def nx_figures(n, m, runs, rows):
         ("minimum_spanning_tree", lambda **k: nx.minimum_spanning_tree(G, **k)),
     ]
     for name, call in calls:
-        plain = median_time(lambda: call(), max(1, runs // 2))
+        plain = median_time(lambda: call(), runs)
         conv = median_time(lambda: call(backend="warpgraph"), runs, setup=clear)
         call(backend="warpgraph")
         cached = median_time(lambda: call(backend="warpgraph"), runs)

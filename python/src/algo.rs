@@ -19,9 +19,9 @@ use rayon::prelude::*;
 use warpgraph::apsp::{self as engine_apsp, ApspOptions, DistValues};
 use warpgraph::device::Device;
 use warpgraph::sssp::{self as engine_sssp, SsspResult, SsspRunner};
-use warpgraph::{with_weights, Graph, VertexId, Weights, NO_VERTEX};
+use warpgraph::{with_weights, Graph, VertexId, NO_VERTEX};
 
-use crate::graph::PyGraph;
+use crate::graph::{weights_to_py, PyGraph};
 use crate::OrPy;
 
 /// scipy's "no predecessor".
@@ -249,25 +249,7 @@ pub fn mst<'py>(
         .detach(|| warpgraph::mst::mst(graph, algorithm))
         .or_py()?;
     let (u, v): (Vec<i32>, Vec<i32>) = f.edges.iter().map(|&(u, v)| (u as i32, v as i32)).unzip();
-    let w = match f.weights {
-        Weights::None => None,
-        Weights::I32(w) => Some(
-            w.iter()
-                .map(|&x| x as i64)
-                .collect::<Vec<_>>()
-                .into_pyarray(py)
-                .into_any(),
-        ),
-        Weights::I64(w) => Some(w.into_vec().into_pyarray(py).into_any()),
-        Weights::F32(w) => Some(
-            w.iter()
-                .map(|&x| x as f64)
-                .collect::<Vec<_>>()
-                .into_pyarray(py)
-                .into_any(),
-        ),
-        Weights::F64(w) => Some(w.into_vec().into_pyarray(py).into_any()),
-    };
+    let w = weights_to_py(py, f.weights);
     Ok((u.into_pyarray(py), v.into_pyarray(py), w))
 }
 

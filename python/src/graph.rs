@@ -160,6 +160,20 @@ fn symmetric<T: Copy + Send + Sync + Default>(
     merge_rows((off, tgt, w), (&o, &t, tw.as_deref()))
 }
 
+/// Weights as NumPy arrays: float64 for float types, int64 for integer types, None when
+/// unweighted.
+pub(crate) fn weights_to_py(py: Python<'_>, w: Weights) -> Option<Bound<'_, PyAny>> {
+    let ints = |v: Vec<i64>| v.into_pyarray(py).into_any();
+    let floats = |v: Vec<f64>| v.into_pyarray(py).into_any();
+    match w {
+        Weights::None => None,
+        Weights::I32(w) => Some(ints(w.iter().map(|&x| x as i64).collect())),
+        Weights::I64(w) => Some(ints(w.into_vec())),
+        Weights::F32(w) => Some(floats(w.iter().map(|&x| x as f64).collect())),
+        Weights::F64(w) => Some(floats(w.into_vec())),
+    }
+}
+
 /// Builds an engine graph from CSR arrays; see the module docs.
 fn build_from_csr(
     indptr: &[i64],
@@ -323,22 +337,12 @@ impl PyGraph {
         Option<Bound<'py, PyAny>>,
     ) {
         let out = self.g.out();
-        let (ip, ix, w) = py.detach(|| {
+        let (ip, ix) = py.detach(|| {
             let ip: Vec<i64> = out.offsets().par_iter().map(|&x| x as i64).collect();
             let ix: Vec<i32> = out.targets().par_iter().map(|&x| x as i32).collect();
-            let w = match out.weights() {
-                Weights::None => None,
-                Weights::I32(w) => Some(Err(w.iter().map(|&x| x as i64).collect::<Vec<_>>())),
-                Weights::I64(w) => Some(Err(w.to_vec())),
-                Weights::F32(w) => Some(Ok(w.iter().map(|&x| x as f64).collect::<Vec<_>>())),
-                Weights::F64(w) => Some(Ok(w.to_vec())),
-            };
-            (ip, ix, w)
+            (ip, ix)
         });
-        let w = w.map(|w| match w {
-            Ok(f) => f.into_pyarray(py).into_any(),
-            Err(i) => i.into_pyarray(py).into_any(),
-        });
+        let w = weights_to_py(py, out.weights().clone());
         (ip.into_pyarray(py), ix.into_pyarray(py), w)
     }
 
