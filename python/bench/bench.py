@@ -84,10 +84,11 @@ def scipy_figures(n, m, runs, rows, quick):
     small_n = 300 if quick else 1000
     us, vs, ws = random_edges(small_n, small_n * 8, 3)
     S = sp.csr_matrix((ws, (us, vs)), shape=(small_n, small_n))
-    Sneg = S.copy()
-    Sneg.data -= 0.05  # some negative arcs, no negative cycle (checked below)
+    Sneg = sp.csr_matrix((ws - 0.05, (np.minimum(us, vs), np.maximum(us, vs))),
+                         shape=(small_n, small_n))  # negative arcs, no negative cycle
     bf_n = 200 if quick else 500
     ub, vb, wb = random_edges(bf_n, bf_n * 8, 4)
+    ub, vb = np.minimum(ub, vb), np.maximum(ub, vb)  # a DAG: negative arcs, no cycle
     B = sp.csr_matrix((wb - 0.05, (ub, vb)), shape=(bf_n, bf_n))
     big = f"n={n:,}, nnz={A.nnz:,}"
     sm = f"n={small_n:,}, nnz={S.nnz:,}"
