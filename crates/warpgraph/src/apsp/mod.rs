@@ -412,6 +412,18 @@ impl DistMatrix {
         })
     }
 
+    /// Consumes the matrix, returning its values and predecessors (row-major) without
+    /// copying them.
+    ///
+    /// ```
+    /// use warpgraph::apsp::{DistMatrix, DistValues};
+    /// let m = DistMatrix::new(1, DistValues::F64(vec![0.0]), Some(vec![0])).unwrap();
+    /// assert_eq!(m.into_parts(), (DistValues::F64(vec![0.0]), Some(vec![0])));
+    /// ```
+    pub fn into_parts(self) -> (DistValues, Option<Vec<VertexId>>) {
+        (self.dist, self.pred)
+    }
+
     /// All predecessors row-major, when computed.
     pub fn predecessors(&self) -> Option<&[VertexId]> {
         self.pred.as_deref()

@@ -1,0 +1,414 @@
+//! The algorithms, with the conventions both front ends share.
+//!
+//! Distances come back as float64 (`inf`: unreachable), predecessors as int32 with
+//! `-9999` for "none" (the source itself and unreachable vertices), as scipy returns
+//! them. Shortest paths from many sources run one source per core on the CPU.
+//!
+//! [`bfs_order`] is the one search written here rather than in the library: scipy and
+//! NetworkX define the *order* in which a breadth-first search discovers vertices (a
+//! serial queue scanning each row in its stored order), which the library's parallel
+//! direction-optimising BFS does not (and should not) follow.
+
+use std::str::FromStr;
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use warpgraph::apsp::{self as engine_apsp, ApspOptions, DistValues};
+use warpgraph::device::Device;
+use warpgraph::sssp::{self as engine_sssp, SsspResult, SsspRunner};
+use warpgraph::{with_weights, Graph, VertexId, NO_VERTEX};
+
+use crate::graph::{weights_to_py, PyGraph};
+use crate::OrPy;
+
+/// scipy's "no predecessor".
+const NULL_PRED: i32 = -9999;
+
+type Pair<'py> = (Bound<'py, PyArray2<f64>>, Option<Bound<'py, PyArray2<i32>>>);
+
+/// Parses and resolves a device name for `what`; `gpu_code` says whether it has GPU code.
+fn device(name: &str, what: &str, gpu_code: bool) -> PyResult<Device> {
+    let d = Device::from_str(name).or_py()?;
+    Ok(d.resolve(what, gpu_code).or_py()?.0)
+}
+
+/// The device `name` (`auto`, `cpu`, `cuda`, `cuda:N`) resolves to for an algorithm with
+/// (`gpu_code=True`) or without GPU code, as a string: `"cpu"` or `"cuda:N"`. Raises
+/// `GpuError` when a GPU is named and none can be used.
+#[pyfunction]
+#[pyo3(signature = (name, what="this algorithm", gpu_code=true))]
+pub fn resolve_device(name: &str, what: &str, gpu_code: bool) -> PyResult<String> {
+    Ok(device(name, what, gpu_code)?.to_string())
+}
+
+/// Writes one search's distances and predecessors into output rows.
+fn fill_row(r: &SsspResult, dist: &mut [f64], pred: Option<&mut [i32]>) {
+    for (v, d) in dist.iter_mut().enumerate() {
+        *d = r.dist_f64(v as VertexId);
+    }
+    if let Some(pred) = pred {
+        let s = r.source();
+        for (v, (p, &parent)) in pred.iter_mut().zip(r.parent()).enumerate() {
+            *p = if parent == NO_VERTEX || v as VertexId == s {
+                NULL_PRED
+            } else {
+                parent as i32
+            };
+        }
+    }
+}
+
+/// Checks source ids against the graph.
+fn sources_of(g: &Graph, sources: &[i64]) -> PyResult<Vec<VertexId>> {
+    let n = g.num_vertices() as i64;
+    sources
+        .iter()
+        .map(|&s| {
+            if (0..n).contains(&s) {
+                Ok(s as VertexId)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "source {s} is out of range 0..{n}"
+                )))
+            }
+        })
+        .collect()
+}
+
+/// Shortest paths from each of `sources`: a `(len(sources), n)` float64 distance array
+/// and, when `predecessors`, an int32 predecessor array of the same shape.
+///
+/// `method` is a library SSSP name (`dijkstra`, `bellman-ford`, `delta-stepping`,
+/// `auto`, ...). Raises `NegativeCycle`, or `ValueError` for a negative weight under a
+/// method that needs non-negative weights.
+#[pyfunction]
+#[pyo3(signature = (g, sources, method="auto", device="auto", predecessors=false))]
+pub fn sssp<'py>(
+    py: Python<'py>,
+    g: &PyGraph,
+    sources: PyReadonlyArray1<'_, i64>,
+    method: &str,
+    device: &str,
+    predecessors: bool,
+) -> PyResult<Pair<'py>> {
+    let algorithm = engine_sssp::Algorithm::from_str(method).or_py()?;
+    let dev = self::device(device, "shortest paths", true)?;
+    let graph = &*g.g;
+    let sources = sources_of(graph, sources.as_slice()?)?;
+    let n = graph.num_vertices();
+    let k = sources.len();
+    let (dist, pred) = py
+        .detach(|| -> warpgraph::Result<(Vec<f64>, Option<Vec<i32>>)> {
+            let mut dist = vec![0.0f64; k * n];
+            let mut pred = predecessors.then(|| vec![0i32; k * n]);
+            if n == 0 {
+                return Ok((dist, pred));
+            }
+            match dev {
+                Device::Cuda(_) => {
+                    let mut runner = SsspRunner::new(dev, graph)?;
+                    for (i, &s) in sources.iter().enumerate() {
+                        let (r, _) = runner.run(graph, s, &algorithm)?;
+                        let p = pred.as_mut().map(|p| &mut p[i * n..(i + 1) * n]);
+                        fill_row(&r, &mut dist[i * n..(i + 1) * n], p);
+                    }
+                }
+                _ => {
+                    let rows = dist.par_chunks_mut(n);
+                    let each = |(i, d): (usize, &mut [f64]), p: Option<&mut [i32]>| {
+                        engine_sssp::sssp(graph, sources[i], &algorithm).map(|r| fill_row(&r, d, p))
+                    };
+                    match pred.as_mut() {
+                        Some(p) => rows
+                            .enumerate()
+                            .zip(p.par_chunks_mut(n))
+                            .try_for_each(|(row, p)| each(row, Some(p)))?,
+                        None => rows.enumerate().try_for_each(|row| each(row, None))?,
+                    }
+                }
+            }
+            Ok((dist, pred))
+        })
+        .or_py()?;
+    Ok(to_arrays(py, k, n, dist, pred))
+}
+
+/// Moves row-major results into NumPy arrays of shape `(k, n)` without copying.
+fn to_arrays(
+    py: Python<'_>,
+    k: usize,
+    n: usize,
+    dist: Vec<f64>,
+    pred: Option<Vec<i32>>,
+) -> Pair<'_> {
+    let shape = |v: usize| (v, n);
+    let d = Array2::from_shape_vec(shape(k), dist).expect("k * n values");
+    let p = pred.map(|p| {
+        Array2::from_shape_vec(shape(k), p)
+            .expect("k * n values")
+            .into_pyarray(py)
+    });
+    (d.into_pyarray(py), p)
+}
+
+/// All-pairs shortest paths: an `(n, n)` float64 distance array and optionally the
+/// int32 predecessors. `method`: `floyd-warshall`, `johnson` or `auto`. Raises
+/// `NegativeCycle` when the graph has a negative cycle anywhere.
+#[pyfunction]
+#[pyo3(signature = (g, method="auto", device="auto", predecessors=false))]
+pub fn apsp<'py>(
+    py: Python<'py>,
+    g: &PyGraph,
+    method: &str,
+    device: &str,
+    predecessors: bool,
+) -> PyResult<Pair<'py>> {
+    let algorithm = engine_apsp::Algorithm::from_str(method).or_py()?;
+    let dev = self::device(device, "all-pairs shortest paths", true)?;
+    let graph = &*g.g;
+    let n = graph.num_vertices();
+    let opts = ApspOptions { predecessors };
+    let (dist, pred) = py
+        .detach(|| -> warpgraph::Result<(Vec<f64>, Option<Vec<i32>>)> {
+            let mut sink = engine_apsp::MatrixSink::new();
+            let gpu = dev.gpu()?;
+            let backend = match &gpu {
+                Some(gpu) => engine_apsp::Backend::Cuda(gpu, Default::default()),
+                None => engine_apsp::Backend::Cpu,
+            };
+            let progress = warpgraph::NoProgress;
+            engine_apsp::apsp_on(graph, algorithm, &opts, backend, &mut sink, &progress)?;
+            let (values, pred) = sink.into_matrix()?.into_parts();
+            let pred = pred.map(|p| {
+                p.into_par_iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        if x == NO_VERTEX || i / n == i % n {
+                            NULL_PRED
+                        } else {
+                            x as i32
+                        }
+                    })
+                    .collect()
+            });
+            let dist = match values {
+                DistValues::F64(d) => d,
+                DistValues::I64(d) => d
+                    .into_par_iter()
+                    .map(|x| {
+                        if x == i64::MAX {
+                            f64::INFINITY
+                        } else {
+                            x as f64
+                        }
+                    })
+                    .collect(),
+            };
+            Ok((dist, pred))
+        })
+        .or_py()?;
+    Ok(to_arrays(py, n, n, dist, pred))
+}
+
+/// Raises `NegativeCycle` when the graph has a negative cycle anywhere (Bellman-Ford
+/// from a virtual source joined to every vertex, as Johnson's algorithm starts).
+#[pyfunction]
+pub fn potentials_check(py: Python<'_>, g: &PyGraph) -> PyResult<()> {
+    let out = g.g.out();
+    py.detach(|| -> warpgraph::Result<()> {
+        with_weights!(out.weights(),
+            w => engine_sssp::cpu::bellman_ford_potentials(out, w).map(|_| ()),
+            none => Ok(()))
+    })
+    .or_py()
+}
+
+/// The minimum spanning forest: `(u, v, weights)` with `u < v` (int32 arrays) and the
+/// weights of the graph's type (float64 or int64; None for an unweighted graph), in the
+/// library's order (weight, then `u`, then `v`).
+#[pyfunction]
+#[pyo3(signature = (g, device="auto", algorithm="boruvka"))]
+#[allow(clippy::type_complexity)]
+pub fn mst<'py>(
+    py: Python<'py>,
+    g: &PyGraph,
+    device: &str,
+    algorithm: &str,
+) -> PyResult<(
+    Bound<'py, PyArray1<i32>>,
+    Bound<'py, PyArray1<i32>>,
+    Option<Bound<'py, PyAny>>,
+)> {
+    self::device(device, "MST", false)?;
+    let graph = &*g.g;
+    let algorithm = warpgraph::mst::Algorithm::from_str(algorithm).or_py()?;
+    let f = py
+        .detach(|| warpgraph::mst::mst(graph, algorithm))
+        .or_py()?;
+    let (u, v): (Vec<i32>, Vec<i32>) = f.edges.iter().map(|&(u, v)| (u as i32, v as i32)).unzip();
+    let w = weights_to_py(py, f.weights);
+    Ok((u.into_pyarray(py), v.into_pyarray(py), w))
+}
+
+/// The rank of each value in a stable sort (equal values ranked by position), and the
+/// order (the positions by rank): NumPy's `argsort(kind="stable")`, in parallel.
+/// `values` is a float64 or int64 array without NaN.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn stable_rank<'py>(
+    py: Python<'py>,
+    values: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+    /// Sorts (order-preserving key, position) pairs: ties fall to the position.
+    fn rank(keys: impl IndexedParallelIterator<Item = u64>) -> (Vec<i64>, Vec<i64>) {
+        let mut pairs: Vec<(u64, u32)> = keys.enumerate().map(|(i, k)| (k, i as u32)).collect();
+        pairs.par_sort_unstable();
+        let order: Vec<i64> = pairs.par_iter().map(|&(_, i)| i as i64).collect();
+        let mut rank = vec![0i64; pairs.len()];
+        for (r, &(_, i)) in pairs.iter().enumerate() {
+            rank[i as usize] = r as i64;
+        }
+        (order, rank)
+    }
+    /// A u64 ordered as the float (-0.0 and 0.0 equal, as NumPy sorts them).
+    fn float_key(x: f64) -> u64 {
+        let b = if x == 0.0 { 0 } else { x.to_bits() };
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    }
+    let (order, rank) = if let Ok(a) = values.extract::<PyReadonlyArray1<'_, f64>>() {
+        let v = a.as_slice()?;
+        py.detach(|| rank(v.par_iter().map(|&x| float_key(x))))
+    } else {
+        let a = values.extract::<PyReadonlyArray1<'_, i64>>()?;
+        let v = a.as_slice()?;
+        py.detach(|| rank(v.par_iter().map(|&x| (x as u64) ^ (1 << 63))))
+    };
+    Ok((order.into_pyarray(py), rank.into_pyarray(py)))
+}
+
+/// Breadth-first search in discovery order over raw CSR arrays, rows scanned in their
+/// stored order; `parts` are CSRs searched one after the other for each vertex (scipy's
+/// undirected search scans the matrix's row, then its transpose's). Vertices at depth
+/// `depth_limit` are not expanded. Returns `(order, predecessors, depths)`: the vertices
+/// in the order found (the source first), the int32 predecessor of each vertex (`-9999`:
+/// none), and the depth of each vertex of `order`, parallel to it.
+#[pyfunction]
+#[pyo3(signature = (parts, source, depth_limit=None))]
+#[allow(clippy::type_complexity)]
+pub fn bfs_order<'py>(
+    py: Python<'py>,
+    parts: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>)>,
+    source: i64,
+    depth_limit: Option<u32>,
+) -> PyResult<(
+    Bound<'py, PyArray1<i32>>,
+    Bound<'py, PyArray1<i32>>,
+    Bound<'py, PyArray1<i32>>,
+)> {
+    let slices = parts
+        .iter()
+        .map(|(p, i)| Ok((p.as_slice()?, i.as_slice()?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let n = slices.first().map_or(0, |(p, _)| p.len().saturating_sub(1));
+    for (p, i) in &slices {
+        let ok = p.len() == n + 1
+            && p.first() == Some(&0)
+            && p.last() == Some(&(i.len() as i64))
+            && p.par_windows(2).all(|w| w[0] <= w[1])
+            && i.par_iter().all(|&x| x >= 0 && (x as usize) < n);
+        if !ok {
+            return Err(PyValueError::new_err("malformed CSR arrays"));
+        }
+    }
+    if !(0..n as i64).contains(&source) {
+        return Err(PyValueError::new_err(format!(
+            "source {source} is out of range 0..{n}"
+        )));
+    }
+    let limit = depth_limit.unwrap_or(u32::MAX);
+    let (order, pred, depth) = py.detach(|| {
+        let mut pred = vec![NULL_PRED; n];
+        let mut seen = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut depth = Vec::with_capacity(n);
+        order.push(source as i32);
+        depth.push(0i32);
+        seen[source as usize] = true;
+        let mut head = 0;
+        while head < order.len() {
+            let (u, du) = (order[head] as usize, depth[head]);
+            head += 1;
+            if du as u32 >= limit {
+                continue;
+            }
+            for (p, ix) in &slices {
+                for &v in &ix[p[u] as usize..p[u + 1] as usize] {
+                    if !seen[v as usize] {
+                        seen[v as usize] = true;
+                        pred[v as usize] = u as i32;
+                        order.push(v);
+                        depth.push(du + 1);
+                    }
+                }
+            }
+        }
+        (order, pred, depth)
+    });
+    Ok((
+        order.into_pyarray(py),
+        pred.into_pyarray(py),
+        depth.into_pyarray(py),
+    ))
+}
+
+/// Whether some shortest-path tree of the given distances is not unique: a vertex with
+/// two or more tight in-arcs (`dist[u] + w == dist[v]`, both finite), or a source with
+/// one. `dist` is `(len(sources), n)` as [`sssp`] returns it. Front ends that must return
+/// exactly the paths another library would pick fall back to it when this is true.
+#[pyfunction]
+pub fn has_ties(
+    py: Python<'_>,
+    g: &PyGraph,
+    sources: PyReadonlyArray1<'_, i64>,
+    dist: PyReadonlyArray2<'_, f64>,
+) -> PyResult<bool> {
+    let graph = &*g.g;
+    let n = graph.num_vertices();
+    let sources = sources_of(graph, sources.as_slice()?)?;
+    let dist = dist.as_slice()?;
+    if dist.len() != sources.len() * n {
+        return Err(PyValueError::new_err(
+            "dist must have one row of n per source",
+        ));
+    }
+    Ok(py.detach(|| {
+        let inc = graph.incoming();
+        let w = inc.weights();
+        sources.par_iter().enumerate().any(|(i, &s)| {
+            let d = &dist[i * n..(i + 1) * n];
+            (0..n as VertexId).into_par_iter().any(|v| {
+                let dv = d[v as usize];
+                if !dv.is_finite() {
+                    return false;
+                }
+                let row = inc.row(v);
+                let tight = inc.targets()[row.clone()]
+                    .iter()
+                    .zip(row)
+                    .filter(|&(&u, k)| {
+                        let wk = w.get_f64(k).unwrap_or(1.0);
+                        d[u as usize].is_finite() && d[u as usize] + wk == dv
+                    })
+                    .count();
+                tight >= 2 || (tight >= 1 && v == s)
+            })
+        })
+    }))
+}

@@ -1,0 +1,389 @@
+"""``scipy.sparse.csgraph``'s shortest paths, BFS and minimum spanning tree, on the
+warpgraph engine.
+
+Change ``from scipy.sparse.csgraph import dijkstra`` to
+``from warpgraph.csgraph import dijkstra`` and the rest of the code stays: same
+signatures, same return conventions (float64 distances, ``inf`` for unreachable,
+int32 predecessors with ``-9999`` for none, result shapes following ``indices``), same
+input conventions (scipy sparse matrices and arrays in CSR, CSC or COO; dense arrays in
+which 0, ``inf`` and NaN are non-edges; explicit zeros of sparse input are edges of
+weight 0; COO duplicates are summed, as scipy's conversion does) and scipy's own
+:class:`NegativeCycleError`. Every function takes one more keyword, ``device``:
+``'auto'`` (a GPU when there is one and the algorithm has GPU code, else the CPU),
+``'cpu'``, ``'cuda'`` or ``'cuda:N'`` (an error when no usable GPU is there). A
+:class:`warpgraph.Graph` is accepted wherever a matrix is.
+
+Differences from scipy, all where scipy itself says "if multiple valid solutions are
+possible, output may vary with SciPy and Python version":
+
+- **Predecessors under ties.** Where several shortest paths reach a vertex, the
+  predecessor returned is that of a valid shortest-path tree, not necessarily the one
+  scipy picks (its choice follows its heap and loop order). Where the shortest path is
+  unique the predecessors are scipy's.
+- **Float rounding.** Distances are sums along shortest paths; where two shortest paths
+  have the same real length, their float sums may differ in the last bit, so a distance
+  may differ from scipy's by that rounding.
+
+What the engine does not reproduce is delegated to scipy itself, so that the answer is
+always scipy's: ``dijkstra`` on a graph with negative weights (scipy warns and returns a
+heap-order-dependent result), and ``dijkstra(..., return_sparse_dist=True)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _warpgraph
+from .graph import Graph
+
+try:  # scipy's own exception class, so that `except NegativeCycleError` keeps working
+    from scipy.sparse.csgraph import NegativeCycleError
+except ImportError:  # pragma: no cover - scipy is a dependency
+
+    class NegativeCycleError(Exception):
+        """A negative cycle makes shortest paths undefined."""
+
+
+__all__ = [
+    "NegativeCycleError",
+    "bellman_ford",
+    "breadth_first_order",
+    "dijkstra",
+    "floyd_warshall",
+    "johnson",
+    "minimum_spanning_tree",
+    "shortest_path",
+]
+
+NULL_IDX = -9999
+#: The engine's method behind scipy's ``'D'`` for one source (all its sources run in
+#: parallel, one per core, when there are several).
+_ONE_SOURCE = "delta-stepping"
+
+
+# -- input ------------------------------------------------------------------------------
+
+
+def _csr_arrays(csgraph, directed=True, bfs=False, fw=False):
+    """``(n, indptr int64, indices int32, data float64)`` as scipy's ``validate_graph``
+    would see the matrix. In a masked array every unmasked entry is an edge, as scipy
+    reads it, except that searches by weight skip infinite ones and scipy's
+    Floyd-Warshall (``fw``) zero ones."""
+    import scipy.sparse as sp
+
+    if isinstance(csgraph, Graph):
+        n = csgraph.number_of_nodes()
+        indptr, indices, w = csgraph.adjacency("weight", 1)
+        data = np.ones(len(indices)) if w is None else np.asarray(w, dtype=np.float64)
+        return n, np.asarray(indptr, np.int64), indices, data
+    if sp.issparse(csgraph):
+        if not directed and csgraph.format == "csc":
+            csgraph = csgraph.T
+        m = csgraph.tocsr().astype(np.float64, copy=False)
+        if m.ndim != 2:
+            raise ValueError("compressed-sparse graph must be 2-D")
+        if m.shape[0] != m.shape[1]:
+            raise ValueError("compressed-sparse graph must be shape (N, N)")
+        indptr = np.asarray(m.indptr, dtype=np.int64)
+        indices = np.ascontiguousarray(m.indices, dtype=np.int32)
+        data = np.ascontiguousarray(m.data)
+        if not bfs and not np.all(np.isfinite(data)):
+            # An infinite weight is no way through for a search by weight.
+            keep = np.isfinite(data)
+            rows = np.repeat(np.arange(m.shape[0]), np.diff(indptr))[keep]
+            indptr = np.zeros(m.shape[0] + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows, minlength=m.shape[0]), out=indptr[1:])
+            indices, data = indices[keep], data[keep]
+        return m.shape[0], indptr, indices, data
+    if np.ma.isMaskedArray(csgraph):
+        a = np.ma.getdata(csgraph).astype(np.float64)
+        edge = ~np.ma.getmaskarray(csgraph)
+        if not bfs:
+            edge &= np.isfinite(a)
+        if fw:
+            edge &= a != 0
+    else:
+        a = np.asarray(csgraph, dtype=np.float64)
+        edge = (a != 0) & np.isfinite(a)
+    if a.ndim != 2:
+        raise ValueError("compressed-sparse graph must be 2-D")
+    if a.shape[0] != a.shape[1]:
+        raise ValueError("compressed-sparse graph must be shape (N, N)")
+    rows, cols = np.nonzero(edge)
+    indptr = np.zeros(a.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
+    return a.shape[0], indptr, cols.astype(np.int32), a[rows, cols]
+
+
+def _engine(csgraph, directed, unweighted=False, drop_self_loops=False):
+    """``(n, engine graph, has_negative)`` for scipy's reading of ``csgraph``."""
+    if (
+        isinstance(csgraph, Graph)
+        and (directed or not csgraph.is_directed())
+        and not drop_self_loops
+    ):
+        eng = csgraph.engine(None if unweighted else "weight", 1)
+        n = csgraph.number_of_nodes()
+        if unweighted:
+            return n, eng, False
+        _, _, w = csgraph.adjacency("weight", 1)
+        return n, eng, bool(w is not None and len(w) and np.min(w) < 0)
+    n, indptr, indices, data = _csr_arrays(csgraph, directed, fw=drop_self_loops)
+    weights = None if unweighted else data
+    eng = _warpgraph.Graph.from_csr(indptr, indices, weights, directed, drop_self_loops)
+    return n, eng, bool(not unweighted and len(data) and data.min() < 0)
+
+
+def _indices(indices, n):
+    """``(sources int64, result shape prefix)`` as scipy reads ``indices``."""
+    if indices is None:
+        return np.arange(n, dtype=np.int64), (n,)
+    idx = np.array(indices, dtype=np.int32, order="C")
+    shape = idx.shape
+    idx = np.atleast_1d(idx).reshape(-1).astype(np.int64)
+    idx[idx < 0] += n
+    if np.any(idx < 0) or np.any(idx >= n):
+        raise ValueError("indices out of range 0...N")
+    return idx, shape
+
+
+def _run(fn, *args, **kwargs):
+    """Calls the engine, turning its negative-cycle error into scipy's."""
+    try:
+        return fn(*args, **kwargs)
+    except _warpgraph.NegativeCycle as e:
+        cycle = e.args[1] if len(e.args) > 1 else []
+        node = cycle[0] if cycle else -1
+        raise NegativeCycleError(f"Negative cycle detected on node {node}") from e
+
+
+def _shaped(dist, pred, shape, n, return_predecessors):
+    dist = dist.reshape(shape + (n,))
+    if return_predecessors:
+        return dist, pred.reshape(shape + (n,))
+    return dist
+
+
+def _from_sources(eng, n, sources, shape, method, device, return_predecessors):
+    if n == 0:
+        dist = np.zeros((len(sources), 0))
+        return _shaped(dist, dist.astype(np.int32), shape, n, return_predecessors)
+    if method == "auto-dijkstra":
+        method = _ONE_SOURCE if len(sources) == 1 else "dijkstra"
+    dist, pred = _run(
+        _warpgraph.sssp, eng, sources, method, device, return_predecessors
+    )
+    return _shaped(dist, pred, shape, n, return_predecessors)
+
+
+# -- shortest paths ---------------------------------------------------------------------
+
+
+def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
+                  unweighted=False, overwrite=False, indices=None, *, device="auto"):
+    """scipy's ``shortest_path``: ``method`` is ``'auto'``, ``'FW'``, ``'D'``, ``'BF'``,
+    ``'J'`` (as in scipy, ``'auto'`` picks among them by the same rule), or ``'DS'``:
+    the engine's parallel delta-stepping (non-negative weights)."""
+    if method == "auto":
+        n, indptr, _, data = (
+            _csr_arrays(csgraph, directed)
+            if not isinstance(csgraph, Graph)
+            else (len(csgraph), None, None, None)
+        )
+        if data is None:
+            _, _, w = csgraph.adjacency("weight", 1)
+            data = np.ones(0) if w is None else np.asarray(w)
+        nk = len(data)
+        if indices is not None or nk < n * n / 4:
+            method = "J" if np.any(data < 0) else "D"
+        else:
+            method = "FW"
+    if method == "FW":
+        if indices is not None:
+            raise ValueError("Cannot specify indices with method == 'FW'.")
+        return floyd_warshall(csgraph, directed, return_predecessors, unweighted,
+                              overwrite, device=device)
+    if method == "D":
+        return dijkstra(csgraph, directed, indices, return_predecessors, unweighted,
+                        device=device)
+    if method == "BF":
+        return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted,
+                            device=device)
+    if method == "J":
+        return johnson(csgraph, directed, indices, return_predecessors, unweighted,
+                       device=device)
+    if method == "DS":
+        n, eng, negative = _engine(csgraph, directed, unweighted)
+        if negative:
+            raise ValueError("delta-stepping ('DS') needs non-negative weights")
+        sources, shape = _indices(indices, n)
+        return _from_sources(eng, n, sources, shape, "delta-stepping", device,
+                             return_predecessors)
+    raise ValueError("unrecognized method '%s'" % method)
+
+
+def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
+             unweighted=False, limit=np.inf, min_only=False, *, device="auto", **kwargs):
+    """scipy's ``dijkstra`` (``limit`` and ``min_only`` included). One source runs the
+    engine's parallel delta-stepping, several run one Dijkstra per core. A graph with
+    negative weights is handed to scipy itself (which warns and returns a result that
+    depends on its heap order), as is ``return_sparse_dist=True``."""
+    if kwargs.get("return_sparse_dist") or not unweighted and _has_negative(csgraph):
+        import scipy.sparse.csgraph as scg
+
+        if isinstance(csgraph, Graph):
+            csgraph = csgraph.to_scipy()
+        return scg.dijkstra(csgraph, directed, indices, return_predecessors, unweighted,
+                            limit, min_only, **kwargs)
+    if kwargs:
+        raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}")
+    limit = float(limit)
+    if limit < 0:
+        raise ValueError("limit must be >= 0")
+    n, eng, _ = _engine(csgraph, directed, unweighted)
+    sources, shape = _indices(indices, n)
+    if min_only:
+        return _min_only(csgraph, directed, unweighted, n, sources, limit, device,
+                         return_predecessors)
+    out = _from_sources(eng, n, sources, shape, "auto-dijkstra", device,
+                        return_predecessors)
+    if limit != np.inf:
+        dist = out[0] if return_predecessors else out
+        far = dist > limit
+        dist[far] = np.inf
+        if return_predecessors:
+            out[1][far] = NULL_IDX
+    return out
+
+
+def _has_negative(csgraph):
+    if isinstance(csgraph, Graph):
+        _, _, w = csgraph.adjacency("weight", 1)
+        return w is not None and len(w) > 0 and np.min(w) < 0
+    import scipy.sparse as sp
+
+    if sp.issparse(csgraph):
+        return csgraph.nnz > 0 and csgraph.tocsr().data.min() < 0
+    return bool(np.any(np.asarray(csgraph, dtype=np.float64) < 0))
+
+
+def _min_only(csgraph, directed, unweighted, n, sources, limit, device,
+              return_predecessors):
+    """Distances from the nearest of ``sources``: one search from a virtual vertex ``n``
+    joined to every source by an arc of weight 0."""
+    _, eng0, _ = _engine(csgraph, directed, unweighted)
+    indptr, indices, w = eng0.csr()
+    data = np.ones(len(indices)) if w is None else np.asarray(w, dtype=np.float64)
+    src = np.unique(sources)
+    indptr2 = np.concatenate([indptr, [indptr[-1] + len(src)]]).astype(np.int64)
+    indices2 = np.concatenate([indices, src.astype(np.int32)])
+    data2 = np.concatenate([data, np.zeros(len(src))])
+    eng = _warpgraph.Graph.from_csr(indptr2, indices2, data2, True)
+    dist, pred = _run(_warpgraph.sssp, eng, np.array([n]), _ONE_SOURCE, device, True)
+    dist, pred = dist[0, :n].copy(), pred[0, :n].copy()
+    far = dist > limit
+    dist[far] = np.inf
+    pred[far] = NULL_IDX
+    pred[pred == n] = NULL_IDX
+    if not return_predecessors:
+        return dist
+    # The source of each reached vertex: follow predecessors up to a source.
+    root = np.where(pred == NULL_IDX, np.arange(n), pred).astype(np.int64)
+    while True:
+        nxt = root[root]
+        if np.array_equal(nxt, root):
+            break
+        root = nxt
+    origin = np.where(np.isfinite(dist), root, NULL_IDX).astype(np.int32)
+    return dist, pred, origin
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
+                 unweighted=False, *, device="auto"):
+    """scipy's ``bellman_ford``: raises :class:`NegativeCycleError` when a negative
+    cycle is reachable from one of ``indices`` (for ``directed=False``, any negative
+    edge reachable from one)."""
+    n, eng, _ = _engine(csgraph, directed, unweighted)
+    sources, shape = _indices(indices, n)
+    return _from_sources(eng, n, sources, shape, "bellman-ford", device,
+                         return_predecessors)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
+            unweighted=False, *, device="auto"):
+    """scipy's ``johnson``: raises :class:`NegativeCycleError` when the graph has a
+    negative cycle anywhere (for ``directed=False``, any negative edge)."""
+    if unweighted:
+        return dijkstra(csgraph, directed, indices, return_predecessors, unweighted,
+                        device=device)
+    n, eng, negative = _engine(csgraph, directed)
+    if negative:
+        _run(_warpgraph.potentials_check, eng)
+    if indices is None and n > 0:
+        dist, pred = _run(_warpgraph.apsp, eng, "johnson", device, return_predecessors)
+        return _shaped(dist, pred, (n,), n, return_predecessors)
+    sources, shape = _indices(indices, n)
+    method = "bellman-ford" if negative else "auto-dijkstra"
+    return _from_sources(eng, n, sources, shape, method, device, return_predecessors)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False, *, device="auto"):
+    """scipy's ``floyd_warshall`` (the engine's blocked, parallel version). As in scipy,
+    self loops are ignored (the diagonal starts at 0) and a negative cycle anywhere raises
+    :class:`NegativeCycleError`. ``overwrite`` is accepted and ignored: the result is a
+    new array."""
+    n, eng, _ = _engine(csgraph, directed, unweighted, drop_self_loops=True)
+    if n == 0:
+        return _shaped(np.zeros((0, 0)), np.zeros((0, 0), np.int32), (0,), 0,
+                       return_predecessors)
+    dist, pred = _run(_warpgraph.apsp, eng, "floyd-warshall", device, return_predecessors)
+    return _shaped(dist, pred, (n,), n, return_predecessors)
+
+
+# -- traversal --------------------------------------------------------------------------
+
+
+def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True, *,
+                        device="auto"):
+    """scipy's ``breadth_first_order``: the vertices in the order a breadth-first search
+    from ``i_start`` discovers them (each row scanned in its stored order, as scipy does;
+    for ``directed=False`` a row of the matrix, then the same row of its transpose), and
+    the predecessors. The order is inherently serial; it runs on the CPU."""
+    _warpgraph.resolve_device(device, "breadth_first_order", False)
+    n, indptr, indices, _ = _csr_arrays(csgraph, directed, bfs=True)
+    parts = [(indptr, indices)]
+    if not directed:
+        import scipy.sparse as sp
+
+        t = sp.csr_array((np.ones(len(indices)), indices, indptr), shape=(n, n)).T.tocsr()
+        parts.append((np.asarray(t.indptr, np.int64), np.asarray(t.indices, np.int32)))
+    start = int(i_start)
+    order, pred, _ = _warpgraph.bfs_order(parts, start)
+    if return_predecessors:
+        return order, pred
+    return order
+
+
+# -- spanning trees ---------------------------------------------------------------------
+
+
+def minimum_spanning_tree(csgraph, overwrite=False, *, device="auto"):
+    """scipy's ``minimum_spanning_tree``: the forest as a CSR matrix of the same kind
+    scipy returns, each edge at the position (row, column) of the input entry chosen.
+
+    The engine's Kruskal runs on the entries ranked as scipy's Kruskal sorts them (a
+    stable sort by weight), so the forest is scipy's own even among equal weights. As in
+    scipy, chosen entries of weight 0 do not appear in the result."""
+    import scipy.sparse as sp
+
+    n, indptr, indices, data = _csr_arrays(csgraph)
+    order, rank = _warpgraph.stable_rank(data)
+    eng = _warpgraph.Graph.from_csr(indptr, indices, rank, True)
+    _, _, ranks = _warpgraph.mst(eng, device, "kruskal")
+    chosen = np.sort(order[ranks]) if ranks is not None else np.zeros(0, np.int64)
+    rows = np.searchsorted(indptr, chosen, side="right") - 1
+    kind = sp.csr_matrix if sp.issparse(csgraph) and not isinstance(csgraph, sp.sparray) else sp.csr_array
+    tree = kind((data[chosen], (rows, indices[chosen])), shape=(n, n))
+    tree.eliminate_zeros()
+    return tree
