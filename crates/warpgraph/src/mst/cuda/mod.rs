@@ -91,6 +91,11 @@ pub struct MstStats {
     pub rounds: u32,
     /// Pointer-jumping launches in all.
     pub jumps: u32,
+    /// Seconds from the last kernel's end (waited for) until the forest's keys were on the
+    /// host.
+    pub copy_seconds: f64,
+    /// Seconds the host then took to sort the keys and name the edges.
+    pub host_seconds: f64,
 }
 
 /// Device memory Borůvka needs for `g`, in bytes (the graph, the weight keys, the
@@ -389,11 +394,14 @@ impl<'g> GpuMst<'g> {
             cur = next;
         }
         let end = timer.kernels_done(&self.gpu)?;
+        let copy = Instant::now();
         let taken = self
             .gpu
             .read_pinned(&self.ctl, CTL_WORDS, &mut self.ctl_host)?[CTL_FOREST];
         let mut keys = vec![0u64; taken as usize];
         self.gpu.download_into(&self.forest, &mut keys)?;
+        let host = Instant::now();
+        stats.copy_seconds = (host - copy).as_secs_f64();
         // The canonical arcs' keys sort into the forest's order; each names its edge.
         keys.par_sort_unstable();
         let g = self.symmetric.as_ref().unwrap_or(self.given);
@@ -408,6 +416,7 @@ impl<'g> GpuMst<'g> {
                 .unzip();
             assemble(g.num_vertices(), edges, weights)
         })?;
+        stats.host_seconds = host.elapsed().as_secs_f64();
         stats.times = timer.finish(&end)?;
         Ok((forest, stats))
     }
