@@ -584,11 +584,12 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
     ) {
         assert!(small + (4 << 20) < big, "{small} vs {big}");
     }
-    // Traversals (BFS, SSSP) carry GTEPS; all-pairs and spanning forests do not.
+    // Traversals (BFS, SSSP) carry GTEPS, spanning forests the same rate over the graph's
+    // edges (billions of edges per second, as GPU MST papers report); all-pairs none.
     let of = |paper: &str| cells.iter().find(|c| c["paper"] == paper).unwrap();
     assert!(of("003")["gteps"].as_f64().unwrap() > 0.0);
     assert!(of("000")["gteps"].as_f64().unwrap() > 0.0);
-    assert_eq!(of("004")["gteps"], serde_json::Value::Null);
+    assert!(of("004")["gteps"].as_f64().unwrap() > 0.0);
     assert_eq!(of("001")["gteps"], serde_json::Value::Null);
     let figures = r["figures"].as_array().unwrap();
     assert_eq!(figures.len(), 12, "{figures:?}");
