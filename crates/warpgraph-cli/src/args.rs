@@ -22,6 +22,50 @@ pub fn parse_device(s: &str) -> Result<warpgraph::device::Device, String> {
     s.parse().map_err(|e: warpgraph::Error| e.to_string())
 }
 
+/// How many GPUs of this machine work as one team (`--gpus N|all`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gpus {
+    /// Every GPU the driver reports.
+    All,
+    /// The first N.
+    Count(usize),
+}
+
+impl Gpus {
+    /// The number of GPUs, checked against the machine's.
+    pub fn resolve(self) -> anyhow::Result<usize> {
+        let have = warpgraph::cuda::probe()?.gpus.len();
+        match self {
+            Gpus::All => Ok(have),
+            Gpus::Count(n) if n <= have => Ok(n),
+            Gpus::Count(n) => anyhow::bail!(
+                "--gpus {n}: this machine has {have} GPU{}",
+                if have == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Gpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Gpus::All => f.write_str("all"),
+            Gpus::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// Parser for `--gpus`: a number of at least 1, or `all`.
+pub fn parse_gpus(s: &str) -> Result<Gpus, String> {
+    match s {
+        "all" => Ok(Gpus::All),
+        _ => match s.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(Gpus::Count(n)),
+            _ => Err(format!("'{s}' is not a number of GPUs (1, 2, ... or all)")),
+        },
+    }
+}
+
 /// Parser for `--format` / `--to`.
 pub fn format_choice() -> impl TypedValueParser<Value = Format> {
     choice(Format::ALL.iter().map(|f| f.name()))

@@ -135,6 +135,11 @@ pub enum Error {
     /// compile, NVRTC's log is part of the message).
     #[error("GPU error: {0}")]
     Gpu(String),
+
+    /// Several GPUs were asked for and they cannot work together: NCCL missing, a bad
+    /// team description, or an NCCL call that failed (the message says which).
+    #[error("multi-GPU (NCCL): {0}")]
+    Nccl(String),
 }
 
 impl Error {

@@ -400,6 +400,133 @@ proptest! {
     }
 }
 
+/// Floyd-Warshall on teams of GPUs (`fw-blocked` and `fw-tuned`, matrix split by rows,
+/// pivot rows broadcast through NCCL) on each team size the machine allows: the
+/// oracle's distances, valid predecessor paths, the single GPU's matrix cell for cell, and
+/// negative cycles found.
+fn team_fw(g: &Graph, runs: &[(FwVariant, bool)]) -> Vec<(String, warpgraph::Result<DistMatrix>)> {
+    let mut out = Vec::new();
+    // Teams of two and more where there are (one GPU otherwise): setting a team up
+    // costs a second or so.
+    let sizes = common::team_sizes();
+    let sizes: Vec<usize> = match sizes.iter().any(|&s| s > 1) {
+        true => sizes.into_iter().filter(|&s| s > 1).collect(),
+        false => sizes,
+    };
+    for size in sizes {
+        let spec = warpgraph::cuda::team::TeamSpec::local(size);
+        for &(v, predecessors) in runs {
+            let mut sink = MatrixSink::new();
+            let r = warpgraph::apsp::cuda::floyd_warshall_team(
+                &spec,
+                g,
+                &ApspOptions { predecessors },
+                v,
+                &mut sink,
+                &NoProgress,
+            )
+            .and_then(|_| sink.into_matrix());
+            out.push((format!("{v} pred={predecessors} on {size} GPUs"), r));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+
+    #[test]
+    fn teams_agree_with_the_oracle(tg in graph_strategy(300)) {
+        let g = tg.build();
+        if common::gpu().is_none() {
+            return Ok(());
+        }
+        let mut one = MatrixSink::new();
+        let gpu = common::gpu().unwrap();
+        warpgraph::apsp::cuda::floyd_warshall(
+            &gpu, &g, &ApspOptions::default(), FwVariant::Blocked, &mut one, &NoProgress,
+        ).unwrap();
+        let one = one.into_matrix().unwrap();
+        let runs = [(FwVariant::Tuned, false), (FwVariant::Blocked, false), (FwVariant::Blocked, true)];
+        for (v, m) in team_fw(&g, &runs) {
+            let m = m.unwrap_or_else(|e| panic!("{v}: {e}"));
+            tg.assert_matches(&m, &v);
+            if m.predecessors().is_some() {
+                check_paths(&tg, &m);
+            } else {
+                prop_assert_eq!(&m, &one, "{} against one GPU", v);
+            }
+        }
+    }
+
+    #[test]
+    fn teams_find_negative_cycles(n in 2usize..200, seed: u64) {
+        if common::gpu().is_none() {
+            return Ok(());
+        }
+        let mut rng = warpgraph::generate::rng::Rng::new(seed);
+        let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..3 * n {
+            src.push(rng.below(n as u64) as u32);
+            dst.push(rng.below(n as u64) as u32);
+            w.push(rng.below(20) as i64);
+        }
+        // A cycle through the last rows (on the last GPU) weighing -1.
+        let (a, b) = (n as u32 - 1, rng.below(n as u64 - 1) as u32);
+        src.extend([a, b]);
+        dst.extend([b, a]);
+        w.extend([2, -3]);
+        let g = EdgeList::new(n as u64, src, dst, Weights::from(w))
+            .unwrap()
+            .build(&BuildOptions::default())
+            .unwrap();
+        for (v, r) in team_fw(&g, &[(FwVariant::Tuned, false), (FwVariant::Blocked, true)]) {
+            match r {
+                Err(Error::NegativeCycle { cycle, .. }) => {
+                    prop_assert!(verify_negative_cycle(&g, &cycle).unwrap() < 0.0);
+                }
+                other => panic!("{v}: expected a negative cycle, got {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn teams_refuse_what_they_cannot_do() {
+    let Some(&size) = common::team_sizes().last() else {
+        return;
+    };
+    let g = graph(3, &[(0, 1)], Weights::None, true);
+    let spec = warpgraph::cuda::team::TeamSpec::local(size);
+    let mut sink = MatrixSink::new();
+    let e = warpgraph::apsp::cuda::floyd_warshall_team(
+        &spec,
+        &g,
+        &ApspOptions::default(),
+        FwVariant::Naive,
+        &mut sink,
+        &NoProgress,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("fw-naive runs on one GPU"), "{e}");
+    let part = warpgraph::cuda::team::TeamSpec {
+        world: size + 1,
+        first_rank: 1,
+        gpus: vec![0],
+        id_file: Some("unused".into()),
+    };
+    let e = warpgraph::apsp::cuda::floyd_warshall_team(
+        &part,
+        &g,
+        &ApspOptions::default(),
+        FwVariant::Tuned,
+        &mut sink,
+        &NoProgress,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("one host"), "{e}");
+}
+
 /// The GPU's variants (Floyd-Warshall's and Johnson) on graphs bigger than a tile row (n not a multiple of 32 or 64,
 /// negative weights by potentials, unreachable pairs): equal to the CPU's Floyd-Warshall;
 /// wide integer weights (times 2^20) take i64 cells, and weights that need 128-bit sums

@@ -11,6 +11,7 @@ use warpgraph::apsp::{
     self, Algorithm, ApspOptions, Backend, NpySink, RowBlock, RowSink, RowsInfo, TsvSink,
     VerifyingSink,
 };
+use warpgraph::cuda::team::TeamSpec;
 use warpgraph::Error;
 
 use crate::args::{choice, commas};
@@ -39,7 +40,12 @@ Examples:
   warpgraph apsp small.gr --verify
   warpgraph apsp road.gr --algo johnson -o dist.npy
   warpgraph apsp dense.mtx --algo floyd-warshall -o dist.tsv
-  warpgraph apsp --generate urand:12 --algo floyd-warshall --device cuda --verify")]
+  warpgraph apsp --generate urand:12 --algo floyd-warshall --device cuda --verify
+  warpgraph apsp --generate urand:15 --algo floyd-warshall --gpus all  # every GPU (NCCL)
+
+Several GPUs (--gpus, Floyd-Warshall only): the matrix is split into blocks of whole rows,
+one per GPU; each round the owner of the pivot rows broadcasts them through NCCL
+(libnccl.so.2 needed). The result is the single GPU's, cell for cell.")]
 pub struct ApspArgs {
     #[command(flatten)]
     graph: GraphArgs,
@@ -53,6 +59,10 @@ pub struct ApspArgs {
     /// GPU Floyd-Warshall: fw-naive, fw-blocked or fw-tuned.
     #[arg(long, default_value = "fw-tuned", value_parser = choice::<FwVariant>(FwVariant::ALL.iter().map(|a| a.name())))]
     gpu_variant: FwVariant,
+    /// Run Floyd-Warshall on this many GPUs of this machine (or all) as one team over
+    /// NCCL, the matrix split by rows.
+    #[arg(long, value_name = "N|all", value_parser = crate::args::parse_gpus)]
+    gpus: Option<crate::args::Gpus>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -75,9 +85,19 @@ impl RowSink for Discard {
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     let device = args.run.device("APSP", true, quiet)?;
     let gpu = device.gpu()?;
-    let backend = match &gpu {
-        Some(gpu) => Backend::Cuda(gpu, args.gpu_variant),
-        None => Backend::Cpu,
+    let team = match args.gpus {
+        None => None,
+        Some(_) if gpu.is_none() => bail!("--gpus runs on GPUs: leave --device at auto or cuda"),
+        Some(n) => Some(TeamSpec::from_env(n.resolve()?)?),
+    };
+    let backend = match (&team, &gpu) {
+        (Some(spec), _) => Backend::Team(spec, args.gpu_variant),
+        (None, Some(gpu)) => Backend::Cuda(gpu, args.gpu_variant),
+        (None, None) => Backend::Cpu,
+    };
+    let where_ = match &team {
+        Some(spec) => spec.describe(),
+        None => device.describe(),
     };
     let (g, graph_name) = args.graph.load(quiet)?;
     let mut npy;
@@ -144,7 +164,7 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     };
     if args.run.json {
         let j = serde_json::json!({
-            "problem": "apsp", "algorithm": name, "device": device.describe(),
+            "problem": "apsp", "algorithm": name, "device": where_,
             "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
             "seconds": secs, "kernel_seconds": summary.kernel_seconds,
             "reachable_pairs": summary.reachable_pairs,
@@ -154,7 +174,7 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     } else {
         println!(
             "apsp ({name}) on {}: {} vertices, {} reachable pairs, {secs:.4} s{}{}",
-            device.describe(),
+            where_,
             commas(g.num_vertices() as u64),
             commas(summary.reachable_pairs),
             crate::cmd::common::in_kernels(summary.kernel_seconds),

@@ -47,6 +47,8 @@ Examples:
   warpgraph bench mst road.gr --algo kruskal --trials 5 --json-out mst.json
   warpgraph bench extract-min --device cuda               # 1 .. 10^7 keys
   warpgraph bench extract-min --sizes 1000,1000000 --trials 9
+  warpgraph bench bfs --generate kron:25 --gpus 1,2,4     # strong scaling over NCCL
+  warpgraph bench apsp --generate urand:15 --gpus 1,2,4   # Floyd-Warshall by row blocks
   warpgraph bench reproduce --quick                       # every paper, small, ~1 minute
   warpgraph bench reproduce --paper 003 --device cuda --plots out/")]
 pub struct BenchArgs {
@@ -59,7 +61,7 @@ pub struct BenchArgs {
     /// the direction on the CPU (optimizing, top-down, bottom-up), the technique step on
     /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned).
     #[arg(long)]
-    algo: Option<String>,
+    pub(crate) algo: Option<String>,
     /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping): a number, or
     /// a rule: median, mean, max-over-degree (seed 000's) or auto.
     #[arg(long, value_name = "X|RULE", value_parser = |s: &str| s.parse::<sssp::Delta>())]
@@ -67,7 +69,7 @@ pub struct BenchArgs {
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp and
     /// extract-min (default 5).
     #[arg(long)]
-    trials: Option<usize>,
+    pub(crate) trials: Option<usize>,
     /// extract-min: the numbers of keys (default 1,10,100,...,10000000); reproduce: the
     /// numbers of vertices (papers 001 and 002's Johnson).
     #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
@@ -84,21 +86,26 @@ pub struct BenchArgs {
     /// [default: reproduce-out, beside --json-out's file if given]
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
+    /// bfs, apsp: teams of this many GPUs, one after the other on the same graph (e.g.
+    /// 1,2,4 or all), over NCCL, for strong scaling; the single-GPU code on GPU 0 runs
+    /// last for comparison. bfs: 16 roots by default.
+    #[arg(long, value_name = "N,N,..|all", value_delimiter = ',', value_parser = crate::args::parse_gpus)]
+    gpus: Option<Vec<crate::args::Gpus>>,
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
-    root_seed: u64,
+    pub(crate) root_seed: u64,
     /// Device: auto (a GPU when there is one and the problem has GPU code), cpu, cuda or
     /// cuda:N.
     #[arg(long, default_value = "auto", value_name = "DEVICE", value_parser = parse_device)]
     device: Device,
     /// Also write the full report (every trial) as JSON here.
     #[arg(long, value_name = "FILE")]
-    json_out: Option<PathBuf>,
+    pub(crate) json_out: Option<PathBuf>,
     #[command(flatten)]
     extract_min: crate::cmd::sssp::ExtractMinArgs,
     // Last: its help heading holds for the arguments after it.
     #[command(flatten)]
-    switch: crate::cmd::bfs::SwitchArgs,
+    pub(crate) switch: crate::cmd::bfs::SwitchArgs,
 }
 
 /// Runs `f` once to warm up, then once per item, verifying each result.
@@ -123,6 +130,16 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     }
     let device = resolve_device(args.device, what, gpu_code, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
+    if let Some(sizes) = &args.gpus {
+        if device == Device::Cpu {
+            bail!("--gpus runs on GPUs: leave --device at auto or cuda");
+        }
+        return match args.problem {
+            Problem::Bfs => crate::cmd::team::bench_bfs(&g, &graph_name, sizes, &args),
+            Problem::Apsp => crate::cmd::team::bench_apsp(&g, &graph_name, sizes, &args),
+            _ => bail!("--gpus is for bench bfs and bench apsp"),
+        };
+    }
     let (algorithm, setup_seconds, trials) = match args.problem {
         Problem::Bfs => bench_bfs(&g, device, &args)?,
         Problem::Sssp => bench_sssp(&g, device, &args)?,

@@ -3,8 +3,9 @@
 use anyhow::Result;
 use clap::Args;
 use warpgraph::bfs::{self, cuda::Variant, BfsOptions, BfsRunner, Direction, UNREACHED};
+use warpgraph::cuda::team::TeamSpec;
 
-use crate::args::{choice, commas};
+use crate::args::{choice, commas, parse_gpus, Gpus};
 use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
 use crate::source::GraphArgs;
 
@@ -15,7 +16,16 @@ Examples:
   warpgraph bfs --generate kron:20 --verify --json
   warpgraph bfs --generate kron:22 --device cuda --verify      # on GPU 0
   warpgraph bfs g.wg --device cuda --gpu-variant baseline      # one step of the ablation
-  warpgraph bfs web.txt --source 10 -o depths.tsv     # vertex, depth, parent (file ids)")]
+  warpgraph bfs web.txt --source 10 -o depths.tsv     # vertex, depth, parent (file ids)
+  warpgraph bfs --generate kron:25 --gpus all --verify # every GPU, one team over NCCL
+
+Several GPUs (--gpus): the vertices are split into equal ranges, one per GPU, and the
+GPUs exchange the frontier as bitmaps through NCCL each level (libnccl.so.2 needed). The
+depths are those of one GPU; the parents are the first in-neighbour one level up, the same
+for any number of GPUs. To span hosts, run one process per host with
+WARPGRAPH_NCCL_WORLD (ranks in all), WARPGRAPH_NCCL_FIRST_RANK (this host's first) and
+WARPGRAPH_NCCL_ID_FILE (a fresh path on a shared file system) set; rank 0's host prints
+the result (README: Several GPUs).")]
 pub struct BfsArgs {
     #[command(flatten)]
     graph: GraphArgs,
@@ -34,6 +44,10 @@ pub struct BfsArgs {
     /// fastest).
     #[arg(long, default_value = "tuned", value_name = "VARIANT", value_parser = choice::<Variant>(Variant::ALL.iter().map(|v| v.name())))]
     gpu_variant: Variant,
+    /// Run on this many GPUs (or all) as one team over NCCL, by 1-D partition; the
+    /// direction switch is Beamer's (--alpha, --beta) on the whole graph's counts.
+    #[arg(long, value_name = "N|all", value_parser = parse_gpus)]
+    gpus: Option<Gpus>,
     #[command(flatten)]
     run: RunArgs,
     // Last: its help heading holds for the arguments after it.
@@ -63,8 +77,27 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     let device = args.run.device("BFS", true, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
     let s = source(&g, args.source)?;
-    let mut runner = runner(device, &g, args.direction, args.gpu_variant, args.switch)?;
-    let (tree, times) = runner.run(&g, s)?;
+    let (tree, times, algorithm, where_) = match args.gpus {
+        None => {
+            let mut runner = runner(device, &g, args.direction, args.gpu_variant, args.switch)?;
+            let (tree, times) = runner.run(&g, s)?;
+            (tree, times, runner.algorithm(), device.describe())
+        }
+        Some(gpus) => {
+            if device == warpgraph::device::Device::Cpu {
+                anyhow::bail!("--gpus runs on GPUs: leave --device at auto or cuda");
+            }
+            let spec = TeamSpec::from_env(gpus.resolve()?)?;
+            let opts = cpu_options(args.direction, args.switch);
+            let mut runs = bfs::cuda::multi::bfs_team(&spec, &g, &[s], &opts)?;
+            let Some(tree) = runs.trees.pop().flatten() else {
+                eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
+                return Ok(());
+            };
+            let name = format!("bfs-team ({} levels)", runs.levels[0]);
+            (tree, runs.times[0], name, spec.describe())
+        }
+    };
     let secs = times.seconds;
     let verified = if args.run.verify {
         bfs::verify(&g, &tree)?;
@@ -94,7 +127,7 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     }
     if args.run.json {
         let j = serde_json::json!({
-            "problem": "bfs", "algorithm": runner.algorithm(), "device": device.describe(),
+            "problem": "bfs", "algorithm": algorithm, "device": where_,
             "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
             "source": g.ids().external(s), "seconds": secs,
             "kernel_seconds": times.kernel_seconds, "reached": tree.reached(),
@@ -105,9 +138,9 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     } else {
         println!(
             "{} from {} on {}: reached {} of {} vertices, {} levels, {secs:.4} s{}, {:.3e} TEPS",
-            runner.algorithm(),
+            algorithm,
             g.ids().external(s),
-            device.describe(),
+            where_,
             commas(tree.reached()),
             commas(g.num_vertices() as u64),
             tree.max_depth() + 1,
@@ -130,17 +163,23 @@ pub fn runner(
     variant: Variant,
     switch: SwitchArgs,
 ) -> Result<BfsRunner> {
-    let mut cpu = BfsOptions {
-        direction: direction.unwrap_or_default(),
-        ..BfsOptions::default()
-    };
+    let cpu = cpu_options(direction, switch);
     let mut gpu = variant.options();
     if let Some(d) = direction {
         gpu.direction = d;
     }
-    cpu.alpha = switch.alpha.unwrap_or(cpu.alpha);
-    cpu.beta = switch.beta.unwrap_or(cpu.beta);
     gpu.beta = switch.beta.unwrap_or(gpu.beta);
     gpu.gamma = switch.gamma.unwrap_or(gpu.gamma);
     Ok(BfsRunner::new(device, g, cpu, gpu)?)
+}
+
+/// The CPU's options (also the multi-GPU search's: Beamer's switch) with the user's
+/// `direction` and `switch`.
+pub fn cpu_options(direction: Option<Direction>, switch: SwitchArgs) -> BfsOptions {
+    let d = BfsOptions::default();
+    BfsOptions {
+        direction: direction.unwrap_or_default(),
+        alpha: switch.alpha.unwrap_or(d.alpha),
+        beta: switch.beta.unwrap_or(d.beta),
+    }
 }

@@ -12,3 +12,4 @@ pub mod info;
 pub mod mst;
 pub mod reproduce;
 pub mod sssp;
+pub mod team;

@@ -572,6 +572,8 @@ pub enum Backend<'a> {
     Cpu,
     /// A GPU, with the Floyd-Warshall variant to use ([`cuda`]).
     Cuda(&'a std::sync::Arc<crate::cuda::Gpu>, cuda::FwVariant),
+    /// A team of GPUs over NCCL ([`cuda::floyd_warshall_team`]): Floyd-Warshall only.
+    Team(&'a crate::cuda::team::TeamSpec, cuda::FwVariant),
 }
 
 /// [`apsp_with`] on `backend`: on a GPU, [`cuda::floyd_warshall`] or [`cuda::johnson()`],
@@ -613,6 +615,19 @@ pub fn apsp_on(
         }
         (_, Backend::Cuda(gpu, variant)) => Some(cuda::floyd_warshall(
             gpu,
+            g,
+            opts,
+            variant,
+            &mut counter,
+            progress,
+        )?),
+        (Algorithm::Johnson, Backend::Team(..)) => {
+            return Err(Error::Unsupported(
+                "Johnson runs on one GPU: use --algo floyd-warshall on a team of GPUs".into(),
+            ))
+        }
+        (_, Backend::Team(spec, variant)) => Some(cuda::floyd_warshall_team(
+            spec,
             g,
             opts,
             variant,

@@ -32,6 +32,8 @@ use serde::Serialize;
 
 use crate::error::{fmt_bytes, Error, Result};
 
+pub mod team;
+
 /// One `.cu` file of kernels.
 #[derive(Debug)]
 pub struct KernelSource {
@@ -48,6 +50,7 @@ const COMMON: &str = include_str!("common.cuh");
 /// Every kernel file of the backend (a test compiles each one).
 pub const KERNELS: &[&KernelSource] = &[
     &crate::bfs::cuda::KERNELS,
+    &crate::bfs::cuda::multi::KERNELS,
     &crate::sssp::cuda::KERNELS,
     &crate::apsp::cuda::KERNELS,
     &crate::mst::cuda::KERNELS,
@@ -245,6 +248,12 @@ impl Gpu {
     /// The stream all of warpgraph's work on this GPU goes to.
     pub(crate) fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
+    }
+
+    /// Makes this GPU's context the calling thread's current one (NCCL, which reads the
+    /// current device, needs it).
+    pub(crate) fn bind(&self) -> Result<()> {
+        self.ctx.bind_to_thread().map_err(gpu_err)
     }
 
     /// Device memory free now, in bytes. The environment variable

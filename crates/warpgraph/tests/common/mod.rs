@@ -242,3 +242,31 @@ pub fn gpu() -> Option<std::sync::Arc<warpgraph::cuda::Gpu>> {
         }
     }
 }
+
+/// The team sizes a multi-GPU test runs (1, 2 and all GPUs, where there are that many),
+/// or none (the test skips) where no GPU can be used. Failing instead: no GPU with
+/// `WARPGRAPH_REQUIRE_GPU=1`, fewer GPUs than `WARPGRAPH_REQUIRE_GPUS` says.
+pub fn team_sizes() -> Vec<usize> {
+    if gpu().is_none() {
+        return Vec::new();
+    }
+    let count = warpgraph::cuda::probe()
+        .expect("probing the GPUs")
+        .gpus
+        .len();
+    if let Ok(want) = std::env::var("WARPGRAPH_REQUIRE_GPUS") {
+        let want: usize = want.parse().expect("WARPGRAPH_REQUIRE_GPUS is a number");
+        assert!(
+            count >= want,
+            "WARPGRAPH_REQUIRE_GPUS={want} but this machine has {count} GPUs"
+        );
+    }
+    let mut sizes = vec![1];
+    if count >= 2 {
+        sizes.push(2);
+    }
+    if count > 2 {
+        sizes.push(count);
+    }
+    sizes
+}

@@ -9,6 +9,11 @@
 // that turns negative records its vertex in *cycle (atomic minimum): a negative cycle.
 //
 // Instantiated for the cells i32, i64 and f64, with the suffixes _i32, _i64, _f64.
+//
+// The blocked kernels also serve a team of GPUs (apsp/cuda/mod.rs), each holding a block
+// of whole rows: `d` is then the GPU's rows, t0 the global tile row of its first, and
+// `piv` (with `ppiv`) the round's pivot rows (TILE x big) broadcast from their owner. On
+// one GPU t0 is 0 and piv null: the pivot rows are read from d itself.
 
 typedef long long i64;
 
@@ -89,10 +94,10 @@ __device__ __forceinline__ void pivot_in_place(C (*own)[TILE], u32 (*pown)[TILE]
 
 // fw-blocked (Venkataraman et al., seed 001), round kb. Phase 1: the diagonal tile alone.
 template <typename C>
-__device__ void phase1(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32* cycle) {
+__device__ void phase1(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32* cycle, u32 t0) {
     __shared__ C s[TILE][TILE];
     __shared__ u32 sp[TILE][TILE];
-    load_tile(s, sp, d, p, pred, big, kb, kb);
+    load_tile(s, sp, d, p, pred, big, kb - t0, kb);
     __syncthreads();
     // The diagonal is checked after every pivot, while values are still within the CPU's
     // bounds (past a negative cycle they may grow and wrap).
@@ -101,19 +106,29 @@ __device__ void phase1(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32* cycl
         if (threadIdx.x == threadIdx.y && s[threadIdx.y][threadIdx.x] < (C)0)
             atomicMin(cycle, kb * TILE + threadIdx.y);
     }
-    store_tile(s, sp, d, p, pred, big, kb, kb);
+    store_tile(s, sp, d, p, pred, big, kb - t0, kb);
 }
 
-// Phase 2: the tiles of row kb (blockIdx.y == 0) and column kb (blockIdx.y == 1), tile
-// blockIdx.x of them, from the diagonal tile.
+// The round's pivot rows: piv when given, else rows kb * TILE.. of d.
+template <typename T>
+__device__ __forceinline__ T* pivot_rows(T* piv, T* d, u32 big, u32 kb, u32 t0) {
+    return piv ? piv : d + (u64)(kb - t0) * TILE * big;
+}
+
+// Phase 2: the tiles of row kb (part 0) and column kb (part 1), tile blockIdx.x of them,
+// from the diagonal tile; part = blockIdx.y + ybase. Column tiles are d's own (local)
+// rows, the diagonal tile read from the pivot rows.
 template <typename C>
-__device__ void phase2(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
-    if (blockIdx.x == kb) return;
+__device__ void phase2(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32 t0, u32 ybase,
+                       C* piv, u32* ppiv) {
+    bool row = blockIdx.y + ybase == 0;
+    if (row ? blockIdx.x == kb : t0 + blockIdx.x == kb) return;
     __shared__ C diag[TILE][TILE], own[TILE][TILE];
     __shared__ u32 pdiag[TILE][TILE], pown[TILE][TILE];
-    bool row = blockIdx.y == 0;
-    u32 ti = row ? kb : blockIdx.x, tj = row ? blockIdx.x : kb;
-    load_tile(diag, pdiag, d, p, pred, big, kb, kb);
+    u32 ti = row ? kb - t0 : blockIdx.x, tj = row ? blockIdx.x : kb;
+    if (row) load_tile(diag, pdiag, d, p, pred, big, kb - t0, kb);
+    else load_tile(diag, pdiag, pivot_rows(piv, d, big, kb, t0),
+                   pivot_rows(ppiv, p, big, kb, t0), pred, big, 0, kb);
     load_tile(own, pown, d, p, pred, big, ti, tj);
     __syncthreads();
     for (u32 kk = 0; kk < TILE; kk++) {
@@ -126,13 +141,15 @@ __device__ void phase2(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
 // Phase 3: every other tile (blockIdx.y, blockIdx.x), a min-plus product of its column-kb
 // and row-kb tiles, which this round no longer changes: the cell stays in a register.
 template <typename C>
-__device__ void phase3(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
+__device__ void phase3(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32 t0, C* piv,
+                       u32* ppiv) {
     u32 ti = blockIdx.y, tj = blockIdx.x;
-    if (ti == kb || tj == kb) return;
+    if (t0 + ti == kb || tj == kb) return;
     __shared__ C col[TILE][TILE], row[TILE][TILE];
     __shared__ u32 prow[TILE][TILE];
     load_tile(col, prow, d, p, 0, big, ti, kb);
-    load_tile(row, prow, d, p, pred, big, kb, tj);
+    load_tile(row, prow, pivot_rows(piv, d, big, kb, t0), pivot_rows(ppiv, p, big, kb, t0), pred,
+              big, 0, tj);
     u64 at = (u64)(ti * TILE + threadIdx.y) * big + tj * TILE + threadIdx.x;
     C c = d[at];
     u32 pc = pred ? p[at] : 0;
@@ -167,7 +184,8 @@ __device__ void phase3(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr) {
 // phases 1 and 2 closed them over these pivots, so they do not change.
 #define TT 64
 extern "C" __global__ void __launch_bounds__(256)
-    fw_tuned_phase3_u32(unsigned* d, u32 big, u32 kb) {
+    fw_tuned_phase3_u32(unsigned* d, u32 big, u32 kb, u32 t0, unsigned* piv) {
+    const unsigned* pr = pivot_rows(piv, d, big, kb, t0);
     // at[kk][r] = D[row0 + r][k0 + kk]; rows padded by 4 (16-byte aligned, and the
     // transposing stores spread over 8 banks).
     __shared__ __align__(16) unsigned at[TILE][TT + 4];
@@ -176,7 +194,7 @@ extern "C" __global__ void __launch_bounds__(256)
     u64 row0 = (u64)blockIdx.y * TT, col0 = (u64)blockIdx.x * TT, k0 = (u64)kb * TILE;
     for (u32 e = tid; e < TT * TILE; e += 256) {
         at[e % TILE][e / TILE] = d[(row0 + e / TILE) * big + k0 + e % TILE];
-        bs[e / TT][e % TT] = d[(k0 + e / TT) * big + col0 + e % TT];
+        bs[e / TT][e % TT] = pr[(u64)(e / TT) * big + col0 + e % TT];
     }
     uint4 acc[4], orig[4];
 #pragma unroll
@@ -213,16 +231,17 @@ extern "C" __global__ void __launch_bounds__(256)
         naive<C>(d, p, pred, big, k, thr, cycle);                                              \
     }                                                                                          \
     extern "C" __global__ void fw_phase1_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 kb,     \
-                                                  C thr, u32* cycle) {                         \
-        phase1<C>(d, p, pred, big, kb, thr, cycle);                                            \
+                                                  C thr, u32* cycle, u32 t0) {                 \
+        phase1<C>(d, p, pred, big, kb, thr, cycle, t0);                                        \
     }                                                                                          \
     extern "C" __global__ void fw_phase2_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 kb,     \
-                                                  C thr) {                                     \
-        phase2<C>(d, p, pred, big, kb, thr);                                                   \
+                                                  C thr, u32 t0, u32 ybase, C* piv,            \
+                                                  u32* ppiv) {                                 \
+        phase2<C>(d, p, pred, big, kb, thr, t0, ybase, piv, ppiv);                             \
     }                                                                                          \
     extern "C" __global__ void fw_phase3_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 kb,     \
-                                                  C thr) {                                     \
-        phase3<C>(d, p, pred, big, kb, thr);                                                   \
+                                                  C thr, u32 t0, C* piv, u32* ppiv) {          \
+        phase3<C>(d, p, pred, big, kb, thr, t0, piv, ppiv);                                    \
     }
 
 INSTANTIATE(i32, int)

@@ -29,10 +29,16 @@ pub use johnson::johnson;
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, DeviceRepr, PushKernelArg, ValidAsZeroBits};
+use std::ops::Range;
+
+use cudarc::driver::{
+    CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits,
+};
+use cudarc::nccl::NcclType;
 
 use super::cpu::floyd_warshall::{floyd_warshall_by, Matrix, Work};
 use super::{ApspOptions, RowSink};
+use crate::cuda::team::{nccl_err, Member, TeamSpec};
 use crate::cuda::{gpu_err, Gpu, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -91,9 +97,60 @@ pub fn floyd_warshall(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<f64> {
+    run(Target::One(gpu), g, opts, variant, sink, progress)
+}
+
+/// Floyd-Warshall on a team of GPUs (NCCL): the matrix split into blocks of whole rows
+/// (multiples of 64), one per GPU; each round the pivot rows are closed on their owner
+/// and broadcast to the others, which finish their rows from the copy. The result is the
+/// single GPU's, cell for cell; the kernel seconds are the slowest GPU's.
+///
+/// # Errors
+/// As [`floyd_warshall`]; [`Error::Unsupported`] for `fw-naive` (one GPU only) and for a
+/// team that spans processes (the rows are not gathered across hosts yet);
+/// [`Error::Nccl`] when NCCL is missing or fails.
+pub fn floyd_warshall_team(
+    spec: &TeamSpec,
+    g: &Graph,
+    opts: &ApspOptions,
+    variant: FwVariant,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<f64> {
+    if variant == FwVariant::Naive {
+        return Err(Error::Unsupported(
+            "fw-naive runs on one GPU: use fw-blocked or fw-tuned on a team".into(),
+        ));
+    }
+    if !spec.is_whole() {
+        return Err(Error::Unsupported(
+            "Floyd-Warshall on a team spanning several processes is not implemented: its \
+             rows are not gathered across hosts yet; run it on the GPUs of one host"
+                .into(),
+        ));
+    }
+    run(Target::Team(spec), g, opts, variant, sink, progress)
+}
+
+/// One GPU or a team.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    One(&'a Arc<Gpu>),
+    Team(&'a TeamSpec),
+}
+
+fn run(
+    target: Target<'_>,
+    g: &Graph,
+    opts: &ApspOptions,
+    variant: FwVariant,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<f64> {
     let mut kernel_seconds = 0.0;
     let nonnegative = !super::cpu::has_negative_weight(g);
     let mut solve = |work: Work<'_>| -> Result<Option<usize>> {
+        let dims = (work.big, work.n);
         let (cycle, seconds) = match work.matrix {
             Matrix::I32 { d, thr } => {
                 // fw-tuned's third phase: non-negative 32-bit cells, no predecessors.
@@ -101,25 +158,19 @@ pub fn floyd_warshall(
                     FwVariant::Tuned if !nonnegative || work.pred.is_some() => FwVariant::Blocked,
                     v => v,
                 };
-                rounds(gpu, variant, "i32", d, thr, work.pred, (work.big, work.n))
+                on_target(target, variant, "i32", d, thr, work.pred, dims)
             }
-            Matrix::I64 { d, thr } => rounds(
-                gpu,
-                blocked(variant),
-                "i64",
-                d,
-                thr,
-                work.pred,
-                (work.big, work.n),
-            ),
-            Matrix::F64 { d } => rounds(
-                gpu,
+            Matrix::I64 { d, thr } => {
+                on_target(target, blocked(variant), "i64", d, thr, work.pred, dims)
+            }
+            Matrix::F64 { d } => on_target(
+                target,
                 blocked(variant),
                 "f64",
                 d,
                 f64::INFINITY,
                 work.pred,
-                (work.big, work.n),
+                dims,
             ),
             Matrix::I128 => Err(Error::Unsupported(
                 "these weights need 128-bit sums, which the GPU Floyd-Warshall does not do: \
@@ -136,6 +187,55 @@ pub fn floyd_warshall(
     r.map(|_| kernel_seconds)
 }
 
+/// The rounds on one GPU, or on every GPU of a team over its rows of `d`.
+fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
+    target: Target<'_>,
+    variant: FwVariant,
+    suffix: &str,
+    d: &mut [C],
+    thr: C,
+    pred: Option<&mut [u32]>,
+    (big, n): (usize, usize),
+) -> Result<(Option<usize>, f64)> {
+    let spec = match target {
+        Target::One(gpu) => return rounds(gpu, variant, suffix, d, thr, pred, (big, n), None),
+        Target::Team(spec) => spec,
+    };
+    // Whole blocks of 64 rows (fw-tuned's blocks) per rank.
+    let units = big / TUNED_TILE as usize;
+    let rows: Vec<Range<usize>> = (0..spec.world)
+        .map(|r| {
+            let u = crate::cuda::team::split(units, spec.world, r);
+            u.start * TUNED_TILE as usize..u.end * TUNED_TILE as usize
+        })
+        .collect();
+    let mut inputs = Vec::with_capacity(spec.world);
+    let (mut rest, mut prest) = (d, pred);
+    for r in &rows {
+        let (mine, tail) = rest.split_at_mut(r.len() * big);
+        rest = tail;
+        let pmine = match prest.take() {
+            Some(p) => {
+                let (a, b) = p.split_at_mut(r.len() * big);
+                prest = Some(b);
+                Some(a)
+            }
+            None => None,
+        };
+        inputs.push((mine, pmine));
+    }
+    let results = crate::cuda::team::run(spec, inputs, |m, (dm, pm)| {
+        let share = Share {
+            member: m,
+            rows: &rows,
+        };
+        rounds(&m.gpu, variant, suffix, dm, thr, pm, (big, n), Some(share))
+    })?;
+    let cycle = results.iter().filter_map(|r| r.0).min();
+    let seconds = results.iter().map(|r| r.1).fold(0.0, f64::max);
+    Ok((cycle, seconds))
+}
+
 /// `fw-tuned` is `fw-blocked` where its third phase does not apply.
 fn blocked(v: FwVariant) -> FwVariant {
     match v {
@@ -144,10 +244,22 @@ fn blocked(v: FwVariant) -> FwVariant {
     }
 }
 
+/// A GPU's part of a team's Floyd-Warshall: the member, and every rank's rows.
+#[derive(Clone, Copy)]
+struct Share<'a> {
+    member: &'a Member,
+    rows: &'a [Range<usize>],
+}
+
 /// Every round on the GPU over the matrix `d` (`big` x `big` for `n` vertices, cells `thr`
 /// and above unreachable) and predecessors `pred`, copied back in place: a vertex of
 /// negative distance to itself, if any, and the kernel seconds.
-fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy>(
+///
+/// In a team (`share`), `d` and `pred` are this rank's rows only; each round the owner
+/// of the pivot rows closes them (phases 1 and 2 of the row) and broadcasts them, and every
+/// rank does its column tiles and the rest from the broadcast copy.
+#[allow(clippy::too_many_arguments)]
+fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     gpu: &Arc<Gpu>,
     variant: FwVariant,
     suffix: &str,
@@ -155,13 +267,39 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy>(
     thr: C,
     pred: Option<&mut [u32]>,
     (big, n): (usize, usize),
+    share: Option<Share<'_>>,
 ) -> Result<(Option<usize>, f64)> {
-    let cells = (big as u64) * (big as u64);
-    let per_cell = std::mem::size_of::<C>() as u64 + if pred.is_some() { 4 } else { 0 };
-    gpu.check_memory(
-        || format!("Floyd-Warshall's {big} x {big} matrix on the GPU"),
-        cells * per_cell,
-    )?;
+    let rows = d.len() / big.max(1);
+    let first_row = share.map_or(0, |s| s.rows[s.member.rank].start);
+    let cell = std::mem::size_of::<C>() as u64 + if pred.is_some() { 4 } else { 0 };
+    let pivot_bytes = if share.is_some() {
+        cell * (TILE as u64) * big as u64
+    } else {
+        0
+    };
+    let made = gpu.check_memory(
+        || match share {
+            None => format!("Floyd-Warshall's {big} x {big} matrix on the GPU"),
+            Some(s) => format!(
+                "rank {} of {}: rows {}..{} of Floyd-Warshall's {big} x {big} matrix",
+                s.member.rank,
+                s.member.world,
+                first_row,
+                first_row + rows
+            ),
+        },
+        rows as u64 * big as u64 * cell + pivot_bytes,
+    );
+    if let Some(s) = share {
+        // No rank may wait in a broadcast for one that could not allocate.
+        if !s.member.agree(made.is_ok())? {
+            made?;
+            return Err(Error::Nccl(
+                "another GPU of the team cannot hold its rows of the matrix".into(),
+            ));
+        }
+    }
+    made?;
     let f = |name: &str| -> Result<CudaFunction> {
         gpu.function(&KERNELS, &format!("{name}_{suffix}"))
     };
@@ -170,6 +308,18 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy>(
     let mut pp = match &pred {
         Some(p) => gpu.upload(p)?,
         None => gpu.zeros::<u32>(1)?,
+    };
+    // The broadcast pivot rows of a team (cells and predecessors).
+    let mut piv = match share {
+        Some(_) => Some((
+            gpu.zeros::<C>(TILE as usize * big)?,
+            gpu.zeros::<u32>(if pred.is_some() {
+                TILE as usize * big
+            } else {
+                1
+            })?,
+        )),
+        None => None,
     };
     let mut cycle = gpu.upload(&[u32::MAX])?;
     let big32 = u32::try_from(big).map_err(|_| Error::TooLarge {
@@ -212,50 +362,118 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy>(
                 false => None,
             };
             let tiles = big32 / TILE;
+            let local_tiles = (rows / TILE as usize) as u32;
+            let t0 = (first_row / TILE as usize) as u32;
             let cfg = |x: u32, y: u32| cudarc::driver::LaunchConfig {
                 grid_dim: (x, y, 1),
                 block_dim: (TILE, TILE, 1),
                 shared_mem_bytes: 0,
             };
+            // A null pointer: one GPU reads the pivot rows from the matrix itself.
+            let null = 0u64;
             for kb in 0..tiles {
-                let mut b = stream.launch_builder(&p1);
+                let pivot_row = (kb * TILE) as usize;
+                let owner = share.map(|s| {
+                    s.rows
+                        .iter()
+                        .position(|r| r.contains(&pivot_row))
+                        .expect("the ranks' rows cover the matrix")
+                });
+                let mine = match (share, owner) {
+                    (Some(s), Some(o)) => o == s.member.rank,
+                    _ => true,
+                };
+                if mine {
+                    let mut b = stream.launch_builder(&p1);
+                    b.arg(&mut dd)
+                        .arg(&mut pp)
+                        .arg(&has_pred)
+                        .arg(&big32)
+                        .arg(&kb)
+                        .arg(&thr)
+                        .arg(&mut cycle)
+                        .arg(&t0);
+                    // SAFETY: matches fw_phase1_*; the diagonal tile's rows are this
+                    // GPU's (kb >= t0), and big a multiple of TILE, so it lies inside d.
+                    unsafe { b.launch(cfg(1, 1)) }.map_err(gpu_err)?;
+                }
+                // Phase 2: the pivot rows' tiles on their owner (with the column tiles
+                // in the same launch on one GPU).
+                let ybase = 0u32;
+                if mine {
+                    let parts = if share.is_none() { 2 } else { 1 };
+                    let mut b = stream.launch_builder(&p2);
+                    b.arg(&mut dd)
+                        .arg(&mut pp)
+                        .arg(&has_pred)
+                        .arg(&big32)
+                        .arg(&kb)
+                        .arg(&thr)
+                        .arg(&t0)
+                        .arg(&ybase)
+                        .arg(&null)
+                        .arg(&null);
+                    // SAFETY: matches fw_phase2_*; tiles inside d as above; with null
+                    // pivot pointers the pivot rows are d's own.
+                    unsafe { b.launch(cfg(tiles, parts)) }.map_err(gpu_err)?;
+                }
+                let Some(s) = share else {
+                    // One GPU: phase 3 over the whole matrix.
+                    phase3(
+                        &stream,
+                        (&p3, p3_tuned.as_ref()),
+                        (&mut dd, &mut pp),
+                        (has_pred, big32, kb, thr, t0),
+                        None,
+                        (tiles, local_tiles),
+                    )?;
+                    continue;
+                };
+                let (pc, pq) = piv.as_mut().expect("a team has pivot buffers");
+                let root = owner.expect("a team has an owner") as i32;
+                let off = pivot_row.saturating_sub(first_row) * big;
+                let span = TILE as usize * big;
+                let comm = &s.member.comm;
+                if mine {
+                    comm.broadcast(Some(&dd.slice(off..off + span)), pc, root)
+                } else {
+                    comm.broadcast(None::<&CudaSlice<C>>, pc, root)
+                }
+                .map_err(nccl_err)?;
+                if has_pred == 1 {
+                    if mine {
+                        comm.broadcast(Some(&pp.slice(off..off + span)), pq, root)
+                    } else {
+                        comm.broadcast(None::<&CudaSlice<u32>>, pq, root)
+                    }
+                    .map_err(nccl_err)?;
+                }
+                if local_tiles == 0 {
+                    continue;
+                }
+                let ybase = 1u32;
+                let mut b = stream.launch_builder(&p2);
                 b.arg(&mut dd)
                     .arg(&mut pp)
                     .arg(&has_pred)
                     .arg(&big32)
                     .arg(&kb)
                     .arg(&thr)
-                    .arg(&mut cycle);
-                // SAFETY: matches fw_phase1_*; big is a multiple of TILE (64 divides it),
-                // so every tile lies inside the matrix.
-                unsafe { b.launch(cfg(1, 1)) }.map_err(gpu_err)?;
-                // Phase 2, then phase 3 (tuned or not).
-                let plain_p3 = p3_tuned.is_none().then_some((&p3, (tiles, tiles)));
-                for (k, grid) in std::iter::once((&p2, (tiles, 2))).chain(plain_p3) {
-                    let mut b = stream.launch_builder(k);
-                    b.arg(&mut dd)
-                        .arg(&mut pp)
-                        .arg(&has_pred)
-                        .arg(&big32)
-                        .arg(&kb)
-                        .arg(&thr);
-                    // SAFETY: matches fw_phase2_* and fw_phase3_*, as above.
-                    unsafe { b.launch(cfg(grid.0, grid.1)) }.map_err(gpu_err)?;
-                }
-                if let Some(k) = &p3_tuned {
-                    let mut b = stream.launch_builder(k);
-                    b.arg(&mut dd).arg(&big32).arg(&kb);
-                    let wide = big32 / TUNED_TILE;
-                    let cfg3 = cudarc::driver::LaunchConfig {
-                        grid_dim: (wide, wide, 1),
-                        block_dim: (256, 1, 1),
-                        shared_mem_bytes: 0,
-                    };
-                    // SAFETY: matches fw_tuned_phase3_u32(d, big, kb): the cells are
-                    // non-negative i32 (read as u32), big a multiple of 64 so every 64 x 64
-                    // block and its 16-byte loads lie inside the matrix.
-                    unsafe { b.launch(cfg3) }.map_err(gpu_err)?;
-                }
+                    .arg(&t0)
+                    .arg(&ybase)
+                    .arg(&*pc)
+                    .arg(&*pq);
+                // SAFETY: matches fw_phase2_*: column tiles of this GPU's local_tiles
+                // tile rows; the pivot rows hold TILE x big cells (and predecessors).
+                unsafe { b.launch(cfg(local_tiles, 1)) }.map_err(gpu_err)?;
+                phase3(
+                    &stream,
+                    (&p3, p3_tuned.as_ref()),
+                    (&mut dd, &mut pp),
+                    (has_pred, big32, kb, thr, t0),
+                    Some((&*pc, &*pq)),
+                    (tiles, local_tiles),
+                )?;
             }
         }
     }
@@ -268,4 +486,58 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy>(
     let mut c = [0u32];
     gpu.download_into(&cycle, &mut c)?;
     Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+}
+
+/// Phase 3 of round `kb` over this GPU's `local_tiles` tile rows (of `tiles` tiles a
+/// row): the tuned kernel when given, else the plain one; `piv` is the broadcast pivot
+/// rows of a team (`None`: read from the matrix).
+#[allow(clippy::type_complexity)]
+fn phase3<C: DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    (plain, tuned): (&CudaFunction, Option<&CudaFunction>),
+    (dd, pp): (&mut CudaSlice<C>, &mut CudaSlice<u32>),
+    (has_pred, big, kb, thr, t0): (u32, u32, u32, C, u32),
+    piv: Option<(&CudaSlice<C>, &CudaSlice<u32>)>,
+    (tiles, local_tiles): (u32, u32),
+) -> Result<()> {
+    let null = 0u64;
+    if let Some(k) = tuned {
+        let mut b = stream.launch_builder(k);
+        b.arg(dd).arg(&big).arg(&kb).arg(&t0);
+        match piv {
+            Some((pc, _)) => b.arg(pc),
+            None => b.arg(&null),
+        };
+        let cfg = cudarc::driver::LaunchConfig {
+            grid_dim: (big / TUNED_TILE, local_tiles * TILE / TUNED_TILE, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: matches fw_tuned_phase3_u32(d, big, kb, t0, piv): the cells are
+        // non-negative i32 (read as u32); the local rows and big are multiples of 64, so
+        // every 64 x 64 block and its 16-byte loads lie inside the matrix; the pivot rows
+        // hold TILE x big cells.
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        return Ok(());
+    }
+    let mut b = stream.launch_builder(plain);
+    b.arg(dd)
+        .arg(pp)
+        .arg(&has_pred)
+        .arg(&big)
+        .arg(&kb)
+        .arg(&thr)
+        .arg(&t0);
+    match piv {
+        Some((pc, pq)) => b.arg(pc).arg(pq),
+        None => b.arg(&null).arg(&null),
+    };
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (tiles, local_tiles, 1),
+        block_dim: (TILE, TILE, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: matches fw_phase3_*; tiles inside the local rows, pivot rows as above.
+    unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+    Ok(())
 }

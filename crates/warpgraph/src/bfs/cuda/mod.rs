@@ -57,6 +57,8 @@
 //! The graph is uploaded once ([`GpuBfs::new`], which sizes everything first and refuses
 //! what the GPU cannot hold) and every [`GpuBfs::run`] resets the state for its source.
 
+pub mod multi;
+
 use std::sync::Arc;
 use std::time::Instant;
 

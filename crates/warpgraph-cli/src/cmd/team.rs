@@ -1,0 +1,314 @@
+//! `warpgraph bench bfs|apsp --gpus 1,2,4`: strong scaling over teams of GPUs (NCCL), the
+//! single-GPU code of the same run beside them.
+
+use std::hash::{Hash, Hasher};
+
+use anyhow::{bail, Context, Result};
+use warpgraph::bench::{edges_reached, pick_sources, Report, Trial};
+use warpgraph::cuda::team::TeamSpec;
+use warpgraph::device::Device;
+use warpgraph::{bfs, Graph};
+
+use crate::args::{commas, Gpus};
+use crate::cmd::bench::BenchArgs;
+
+/// One row of the scaling table: a team size (0 for the single-GPU code) and its report.
+struct Row {
+    gpus: usize,
+    report: Report,
+}
+
+/// Benchmarks BFS on a team of each size in `sizes`, then the single-GPU Enterprise on
+/// GPU 0; prints the table and writes every report to `--json-out`.
+pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) -> Result<()> {
+    let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
+    if roots.is_empty() {
+        bail!("no trials ran (the graph has no arcs to start from)");
+    }
+    let opts = crate::cmd::bfs::cpu_options(None, args.switch);
+    let mut rows = Vec::new();
+    // Every team's trees hash alike when they are identical.
+    let mut first_hashes: Option<Vec<u64>> = None;
+    let mut identical = true;
+    for &size in sizes {
+        let spec = TeamSpec::from_env(size.resolve()?)?;
+        // The first root twice: a warm-up, dropped.
+        let mut sources = vec![roots[0]];
+        sources.extend_from_slice(&roots);
+        let runs = bfs::cuda::multi::bfs_team(&spec, g, &sources, &opts)
+            .with_context(|| format!("BFS on {}", spec.describe()))?;
+        if !spec.has_root() {
+            eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
+            continue;
+        }
+        let mut trials = Vec::new();
+        let mut hashes = Vec::new();
+        for (i, tree) in runs.trees.into_iter().enumerate().skip(1) {
+            let tree = tree.context("rank 0 returned no tree")?;
+            bfs::verify(g, &tree)?;
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&tree.depth, &tree.parent).hash(&mut h);
+            hashes.push(h.finish());
+            trials.push(Trial {
+                source: Some(g.ids().external(tree.source)),
+                seconds: runs.times[i].seconds,
+                kernel_seconds: runs.times[i].kernel_seconds,
+                reached: tree.reached(),
+                edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
+                verified: true,
+            });
+        }
+        match &first_hashes {
+            None => first_hashes = Some(hashes),
+            Some(first) => identical &= *first == hashes,
+        }
+        rows.push(Row {
+            gpus: spec.world,
+            report: report(
+                g,
+                graph_name,
+                "bfs-team",
+                spec.describe(),
+                trials,
+                runs.setup_seconds,
+            ),
+        });
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    // The single-GPU code (Enterprise, tuned) on GPU 0, same roots.
+    let mut runner =
+        crate::cmd::bfs::runner(Device::Cuda(0), g, None, Default::default(), args.switch)?;
+    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots)?;
+    let name = runner.algorithm();
+    rows.push(Row {
+        gpus: 0,
+        report: report(
+            g,
+            graph_name,
+            &name,
+            Device::Cuda(0).describe(),
+            trials,
+            0.0,
+        ),
+    });
+    print_table(g, graph_name, &rows, "GTEPS", |r| {
+        r.kernel_harmonic_mean_teps.unwrap_or(0.0) / 1e9
+    });
+    println!(
+        "every tree verified; the teams' trees (depths and parents) {} for every root",
+        if identical { "are identical" } else { "DIFFER" }
+    );
+    write_json(args, &rows)
+}
+
+/// Benchmarks Floyd-Warshall (`--algo` a GPU variant, fw-tuned by default) on a team of
+/// each size in `sizes`, then on GPU 0 alone; every run's matrix must be identical (a
+/// checksum of every cell in order).
+pub fn bench_apsp(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) -> Result<()> {
+    use warpgraph::apsp::{self, cuda::FwVariant, Backend};
+    let variant: FwVariant = args.algo.as_deref().unwrap_or("fw-tuned").parse()?;
+    let reps = args.trials.unwrap_or(3);
+    let mut rows = Vec::new();
+    let mut sums = Vec::new();
+    let gpu0 = warpgraph::cuda::Gpu::open(0)?;
+    let run = |backend: Backend<'_>| -> Result<(Vec<Trial>, u64)> {
+        let mut trials = Vec::new();
+        let mut sum = 0;
+        // A warm-up first, dropped.
+        for i in 0..=reps {
+            let mut sink = ChecksumSink::default();
+            let start = std::time::Instant::now();
+            let s = apsp::apsp_on(
+                g,
+                apsp::Algorithm::FloydWarshall,
+                &apsp::ApspOptions::default(),
+                backend,
+                &mut sink,
+                &warpgraph::NoProgress,
+            )?;
+            sum = sink.sum;
+            if i > 0 {
+                trials.push(Trial {
+                    source: None,
+                    seconds: start.elapsed().as_secs_f64(),
+                    kernel_seconds: s.kernel_seconds,
+                    reached: s.reachable_pairs,
+                    edges: 0,
+                    verified: false,
+                });
+            }
+        }
+        Ok((trials, sum))
+    };
+    for &size in sizes {
+        let spec = TeamSpec::from_env(size.resolve()?)?;
+        let (trials, sum) = run(Backend::Team(&spec, variant))
+            .with_context(|| format!("Floyd-Warshall on {}", spec.describe()))?;
+        sums.push(sum);
+        let name = format!("floyd-warshall-team ({variant})");
+        rows.push(Row {
+            gpus: spec.world,
+            report: report(g, graph_name, &name, spec.describe(), trials, 0.0),
+        });
+    }
+    let (trials, sum) = run(Backend::Cuda(&gpu0, variant))?;
+    sums.push(sum);
+    let name = format!("floyd-warshall ({variant})");
+    rows.push(Row {
+        gpus: 0,
+        report: report(g, graph_name, &name, gpu0.describe(), trials, 0.0),
+    });
+    let n = g.num_vertices() as f64;
+    print_table(g, graph_name, &rows, "10^12 relaxations/s", |r| {
+        r.kernel_summary
+            .as_ref()
+            .map_or(0.0, |k| n * n * n / k.median / 1e12)
+    });
+    println!(
+        "every matrix {} the single GPU's, cell for cell (checksum {:016x})",
+        if sums.iter().all(|&s| s == sums[0]) {
+            "is identical to"
+        } else {
+            "DIFFERS from"
+        },
+        sums[sums.len() - 1]
+    );
+    write_json(args, &rows)
+}
+
+/// A checksum of every distance in row order (their positions mixed in), in parallel.
+#[derive(Default)]
+struct ChecksumSink {
+    sum: u64,
+}
+
+impl warpgraph::apsp::RowSink for ChecksumSink {
+    fn begin(&mut self, _info: &warpgraph::apsp::RowsInfo) -> warpgraph::Result<()> {
+        self.sum = 0;
+        Ok(())
+    }
+    fn rows(&mut self, block: &warpgraph::apsp::RowBlock<'_>) -> warpgraph::Result<()> {
+        use rayon::prelude::*;
+        use warpgraph::apsp::Dists;
+        let base = block.first as u64 * block.num_vertices as u64;
+        let mix = |i: usize, bits: u64| {
+            let x = (bits ^ (base + i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x ^ (x >> 31)
+        };
+        let s: u64 = match block.dist {
+            Dists::I64(d) => d
+                .par_iter()
+                .enumerate()
+                .map(|(i, &v)| mix(i, v as u64))
+                .reduce(|| 0, u64::wrapping_add),
+            Dists::F64(d) => d
+                .par_iter()
+                .enumerate()
+                .map(|(i, &v)| mix(i, v.to_bits()))
+                .reduce(|| 0, u64::wrapping_add),
+        };
+        self.sum = self.sum.wrapping_add(s);
+        Ok(())
+    }
+    fn finish(&mut self) -> warpgraph::Result<()> {
+        Ok(())
+    }
+}
+
+/// A finished report of `trials`.
+fn report(
+    g: &Graph,
+    graph_name: &str,
+    algorithm: &str,
+    device: String,
+    trials: Vec<Trial>,
+    setup: f64,
+) -> Report {
+    let mut r = Report {
+        problem: if algorithm.starts_with("bfs") {
+            "bfs"
+        } else {
+            "apsp"
+        }
+        .into(),
+        algorithm: algorithm.into(),
+        device,
+        graph: graph_name.into(),
+        vertices: g.num_vertices() as u64,
+        edges: g.num_edges(),
+        trials,
+        setup_seconds: Some(setup),
+        summary: None,
+        kernel_summary: None,
+        median_teps: None,
+        harmonic_mean_teps: None,
+        kernel_harmonic_mean_teps: None,
+    };
+    r.finish();
+    r
+}
+
+/// The scaling table: per row the medians (kernels and end to end), the rate and the
+/// speed-up over the team of one.
+fn print_table(
+    g: &Graph,
+    graph_name: &str,
+    rows: &[Row],
+    unit: &str,
+    rate: impl Fn(&Report) -> f64,
+) {
+    println!(
+        "{graph_name}: {} vertices, {} edges",
+        commas(g.num_vertices() as u64),
+        commas(g.num_edges())
+    );
+    println!(
+        "| GPUs | code | median (kernels) | median (end to end) | {unit} | speed-up over 1 GPU |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let one = rows
+        .iter()
+        .find(|r| r.gpus == 1)
+        .and_then(|r| r.report.kernel_summary.as_ref())
+        .map(|s| s.median);
+    for r in rows {
+        let k = r
+            .report
+            .kernel_summary
+            .as_ref()
+            .map_or(f64::NAN, |s| s.median);
+        let e = r.report.summary.as_ref().map_or(f64::NAN, |s| s.median);
+        println!(
+            "| {} | {} | {:.3} ms | {:.3} ms | {:.1} | {} |",
+            if r.gpus == 0 {
+                "1".into()
+            } else {
+                r.gpus.to_string()
+            },
+            if r.gpus == 0 {
+                format!("{} (single-GPU code)", r.report.algorithm)
+            } else {
+                r.report.algorithm.clone()
+            },
+            k * 1e3,
+            e * 1e3,
+            rate(&r.report),
+            one.map_or("-".into(), |o| format!("{:.2}x", o / k))
+        );
+    }
+}
+
+fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
+    if let Some(path) = &args.json_out {
+        let all: Vec<_> = rows
+            .iter()
+            .map(|r| serde_json::json!({"gpus": r.gpus.max(1), "team": r.gpus > 0, "report": r.report}))
+            .collect();
+        std::fs::write(path, serde_json::to_string_pretty(&all)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}

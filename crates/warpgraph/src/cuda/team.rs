@@ -1,0 +1,400 @@
+//! Several GPUs working as one team over NCCL.
+//!
+//! A team has `world` ranks, one GPU each, numbered 0..world. A process drives a
+//! contiguous run of them (`first_rank..first_rank + gpus.len()`) with one thread per GPU,
+//! each thread owning its GPU's NCCL communicator; the threads of all processes meet in
+//! NCCL's collectives. One process driving every GPU of its machine is the usual case
+//! ([`TeamSpec::local`]); the same code spans hosts when several processes join with
+//! NCCL's own bootstrap, a unique id that the process of rank 0 writes to a file every
+//! other process reads ([`TeamSpec::from_env`]):
+//!
+//! ```text
+//! # host A (ranks 0-3), host B (ranks 4-7); /shared/job42.id on a shared file system
+//! A$ WARPGRAPH_NCCL_WORLD=8 WARPGRAPH_NCCL_FIRST_RANK=0 WARPGRAPH_NCCL_ID_FILE=/shared/job42.id \
+//!      warpgraph bfs --generate kron:26 --device cuda --gpus 4
+//! B$ WARPGRAPH_NCCL_WORLD=8 WARPGRAPH_NCCL_FIRST_RANK=4 WARPGRAPH_NCCL_ID_FILE=/shared/job42.id \
+//!      warpgraph bfs --generate kron:26 --device cuda --gpus 4
+//! ```
+//!
+//! NCCL (`libnccl.so.2`) is opened at run time like the rest of CUDA: without it, asking
+//! for a team is an [`Error::Nccl`] saying so, and nothing else changes.
+//!
+//! Collectives block until every rank joins, so a rank must never leave the others
+//! waiting: every fallible step before the first collective (allocation) ends in
+//! [`Member::agree`], which all ranks call and which fails on all of them when it fails
+//! on one.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cudarc::nccl::{Comm, Id, ReduceOp};
+
+use super::Gpu;
+use crate::error::{Error, Result};
+
+/// Which ranks of a team this process drives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamSpec {
+    /// Ranks in the whole team (over every process).
+    pub world: usize,
+    /// The rank of this process's first GPU.
+    pub first_rank: usize,
+    /// The CUDA ordinals of this process's GPUs, one rank each in order.
+    pub gpus: Vec<usize>,
+    /// Where the unique id is exchanged when the team spans processes.
+    pub id_file: Option<PathBuf>,
+}
+
+impl TeamSpec {
+    /// This process alone, on its GPUs `0..count`.
+    pub fn local(count: usize) -> TeamSpec {
+        TeamSpec {
+            world: count,
+            first_rank: 0,
+            gpus: (0..count).collect(),
+            id_file: None,
+        }
+    }
+
+    /// GPUs `0..count` of this process, joined with other processes as the environment
+    /// says: `WARPGRAPH_NCCL_WORLD` (ranks in all), `WARPGRAPH_NCCL_FIRST_RANK` (this
+    /// process's first) and `WARPGRAPH_NCCL_ID_FILE` (a path every process can read; the
+    /// process of rank 0 writes NCCL's unique id there, the others wait for it: give each
+    /// job a fresh path). Without `WARPGRAPH_NCCL_WORLD`, [`TeamSpec::local`].
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] for a variable that is not a number, a team that does not hold
+    /// this process's ranks, or a missing id file variable.
+    pub fn from_env(count: usize) -> Result<TeamSpec> {
+        let var = |name: &str| -> Result<Option<usize>> {
+            match std::env::var(name) {
+                Err(_) => Ok(None),
+                Ok(v) => v.trim().parse().map(Some).map_err(|_| {
+                    Error::Nccl(format!("{name}={v} is not a whole number of at least 0"))
+                }),
+            }
+        };
+        let Some(world) = var("WARPGRAPH_NCCL_WORLD")? else {
+            return Ok(TeamSpec::local(count));
+        };
+        let first_rank = var("WARPGRAPH_NCCL_FIRST_RANK")?.unwrap_or(0);
+        let id_file = std::env::var_os("WARPGRAPH_NCCL_ID_FILE").map(PathBuf::from);
+        let spec = TeamSpec {
+            world,
+            first_rank,
+            gpus: (0..count).collect(),
+            id_file,
+        };
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// Whether this process drives every rank.
+    pub fn is_whole(&self) -> bool {
+        self.first_rank == 0 && self.gpus.len() == self.world
+    }
+
+    /// Whether this process drives rank 0 (which holds the team's results).
+    pub fn has_root(&self) -> bool {
+        self.first_rank == 0
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.gpus.is_empty() {
+            return Err(Error::Nccl("a team needs at least one GPU".into()));
+        }
+        if self.first_rank + self.gpus.len() > self.world {
+            return Err(Error::Nccl(format!(
+                "ranks {}..{} of this process lie outside a team of {} (WARPGRAPH_NCCL_WORLD)",
+                self.first_rank,
+                self.first_rank + self.gpus.len(),
+                self.world
+            )));
+        }
+        if !self.is_whole() && self.id_file.is_none() {
+            return Err(Error::Nccl(
+                "a team over several processes needs WARPGRAPH_NCCL_ID_FILE, a path every \
+                 process can read, for NCCL's unique id"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// In words: `2 GPUs (ranks 0-1 of 2)`.
+    pub fn describe(&self) -> String {
+        let n = self.gpus.len();
+        format!(
+            "{n} GPU{} (rank{} {}{} of {})",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" },
+            self.first_rank,
+            if n == 1 {
+                String::new()
+            } else {
+                format!("-{}", self.first_rank + n - 1)
+            },
+            self.world
+        )
+    }
+}
+
+/// Whether the NCCL library can be opened.
+pub fn nccl_present() -> bool {
+    // SAFETY: only tries to open the shared library by its usual names.
+    unsafe { cudarc::nccl::sys::is_culib_present() }
+}
+
+/// One rank of a running team, as its thread sees it.
+pub struct Member {
+    /// This rank's GPU.
+    pub gpu: Arc<Gpu>,
+    /// The communicator (on the GPU's stream).
+    pub comm: Comm,
+    /// This rank, and the team's size.
+    pub rank: usize,
+    pub world: usize,
+}
+
+impl Member {
+    /// Whether every rank's `ok` is true: a collective all ranks call before their first
+    /// other collective, so that a rank that failed to set up stops the others instead of
+    /// leaving them waiting.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when the collective fails.
+    pub fn agree(&self, ok: bool) -> Result<bool> {
+        let mut flag = self.gpu.upload(&[u32::from(!ok)])?;
+        self.comm
+            .all_reduce_in_place(&mut flag, &ReduceOp::Max)
+            .map_err(nccl_err)?;
+        let mut out = [0u32];
+        self.gpu.download_into(&flag, &mut out)?;
+        Ok(out[0] == 0)
+    }
+}
+
+/// Turns an NCCL error into the library's.
+pub(crate) fn nccl_err(e: cudarc::nccl::result::NcclError) -> Error {
+    Error::Nccl(format!("{e:?}"))
+}
+
+/// Runs `work` on every GPU of `spec`, one thread each, `inputs[i]` going to the i-th;
+/// returns the results in rank order.
+///
+/// # Errors
+/// [`Error::Nccl`] when NCCL is missing, the spec is bad, or the id cannot be exchanged;
+/// the first error of any rank otherwise.
+pub fn run<I: Send, R: Send>(
+    spec: &TeamSpec,
+    inputs: Vec<I>,
+    work: impl Fn(&Member, I) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    spec.check()?;
+    if inputs.len() != spec.gpus.len() {
+        return Err(Error::InvalidArgument(format!(
+            "{} inputs for {} GPUs",
+            inputs.len(),
+            spec.gpus.len()
+        )));
+    }
+    if !nccl_present() {
+        return Err(Error::Nccl(
+            "the NCCL library (libnccl.so.2) was not found on this machine; several GPUs \
+             need it (https://developer.nvidia.com/nccl), one GPU does not"
+                .into(),
+        ));
+    }
+    // Two teams on one GPU would interleave their collectives on its one stream and wait
+    // for each other forever: a team holds its GPUs until it is done.
+    let _held = GpuClaim::take(&spec.gpus);
+    // Every GPU opens (and compiles nothing yet) before any thread waits in NCCL.
+    let gpus = spec
+        .gpus
+        .iter()
+        .map(|&i| Gpu::open(i))
+        .collect::<Result<Vec<_>>>()?;
+    let id = unique_id(spec)?;
+    let results: Vec<Result<R>> = std::thread::scope(|s| {
+        let handles: Vec<_> = gpus
+            .into_iter()
+            .zip(inputs)
+            .enumerate()
+            .map(|(i, (gpu, input))| {
+                let work = &work;
+                s.spawn(move || -> Result<R> {
+                    gpu.bind()?;
+                    let rank = spec.first_rank + i;
+                    let comm = Comm::from_rank(gpu.stream().clone(), rank, spec.world, id)
+                        .map_err(nccl_err)?;
+                    let member = Member {
+                        gpu,
+                        comm,
+                        rank,
+                        world: spec.world,
+                    };
+                    work(&member, input)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::Nccl("a GPU's thread panicked".into())))
+            })
+            .collect()
+    });
+    results.into_iter().collect()
+}
+
+/// The GPUs of this process that a team is using, released on drop.
+struct GpuClaim(Vec<usize>);
+
+static CLAIMED: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+static RELEASED: std::sync::Condvar = std::sync::Condvar::new();
+
+impl GpuClaim {
+    /// Waits until none of `gpus` is in a team, then claims them all at once.
+    fn take(gpus: &[usize]) -> GpuClaim {
+        let mut claimed = CLAIMED.lock().unwrap_or_else(|e| e.into_inner());
+        while gpus.iter().any(|g| claimed.contains(g)) {
+            claimed = RELEASED.wait(claimed).unwrap_or_else(|e| e.into_inner());
+        }
+        claimed.extend_from_slice(gpus);
+        GpuClaim(gpus.to_vec())
+    }
+}
+
+impl Drop for GpuClaim {
+    fn drop(&mut self) {
+        let mut claimed = CLAIMED.lock().unwrap_or_else(|e| e.into_inner());
+        claimed.retain(|g| !self.0.contains(g));
+        RELEASED.notify_all();
+    }
+}
+
+/// NCCL's unique id: made here when this process drives rank 0 (and written to the id
+/// file when there is one), read from the id file otherwise.
+fn unique_id(spec: &TeamSpec) -> Result<Id> {
+    if spec.has_root() {
+        let id = Id::new().map_err(nccl_err)?;
+        if let Some(path) = &spec.id_file {
+            let hex: String = id
+                .internal()
+                .iter()
+                .map(|&c| format!("{:02x}", c as u8))
+                .collect();
+            let tmp = path.with_extension("partial");
+            std::fs::write(&tmp, hex + "\n")
+                .and_then(|_| std::fs::rename(&tmp, path))
+                .map_err(|e| {
+                    Error::Nccl(format!(
+                        "cannot write the NCCL id to {}: {e}",
+                        path.display()
+                    ))
+                })?;
+        }
+        return Ok(id);
+    }
+    let path = spec
+        .id_file
+        .as_ref()
+        .expect("checked: a partial team has an id file");
+    let start = Instant::now();
+    let text = loop {
+        match std::fs::read_to_string(path) {
+            Ok(t) => break t,
+            Err(_) if start.elapsed() < Duration::from_secs(300) => {
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            Err(e) => {
+                return Err(Error::Nccl(format!(
+                    "no NCCL id in {} after 5 minutes (is the process of rank 0 running?): {e}",
+                    path.display()
+                )))
+            }
+        }
+    };
+    parse_id(text.trim()).ok_or_else(|| {
+        Error::Nccl(format!(
+            "{} does not hold an NCCL id (256 hex digits)",
+            path.display()
+        ))
+    })
+}
+
+/// The id from its 256 hex digits.
+fn parse_id(hex: &str) -> Option<Id> {
+    if hex.len() != 256 || !hex.is_ascii() {
+        return None;
+    }
+    let mut internal = [0 as std::ffi::c_char; 128];
+    for (i, c) in internal.iter_mut().enumerate() {
+        *c = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()? as std::ffi::c_char;
+    }
+    Some(Id::uninit(internal))
+}
+
+/// Splits `units` into `world` contiguous runs as even as possible: rank r gets
+/// `split(units, world, r)`.
+pub fn split(units: usize, world: usize, rank: usize) -> std::ops::Range<usize> {
+    units * rank / world..units * (rank + 1) / world
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_bad_ones_are_refused() {
+        let mut internal = [0 as std::ffi::c_char; 128];
+        for (i, c) in internal.iter_mut().enumerate() {
+            *c = (i * 7) as u8 as std::ffi::c_char;
+        }
+        let hex: String = internal
+            .iter()
+            .map(|&c| format!("{:02x}", c as u8))
+            .collect();
+        assert_eq!(parse_id(&hex).unwrap().internal(), &internal);
+        assert!(parse_id(&hex[2..]).is_none());
+        assert!(parse_id(&format!("zz{}", &hex[2..])).is_none());
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        let whole = TeamSpec::local(2);
+        assert!(whole.is_whole() && whole.has_root());
+        assert_eq!(whole.describe(), "2 GPUs (ranks 0-1 of 2)");
+        let part = TeamSpec {
+            world: 4,
+            first_rank: 2,
+            gpus: vec![0, 1],
+            id_file: None,
+        };
+        let e = part.check().unwrap_err().to_string();
+        assert!(e.contains("WARPGRAPH_NCCL_ID_FILE"), "{e}");
+        let outside = TeamSpec {
+            world: 3,
+            ..part.clone()
+        };
+        assert!(outside.check().unwrap_err().to_string().contains("outside"));
+        let none = TeamSpec::local(0);
+        assert!(none.check().is_err());
+    }
+
+    #[test]
+    fn splits_cover_everything_evenly() {
+        for (units, world) in [(0, 1), (5, 2), (7, 4), (1024, 3), (3, 4)] {
+            let mut next = 0;
+            for r in 0..world {
+                let s = split(units, world, r);
+                assert_eq!(s.start, next);
+                assert!(s.len() <= units / world + 1);
+                next = s.end;
+            }
+            assert_eq!(next, units);
+        }
+    }
+}

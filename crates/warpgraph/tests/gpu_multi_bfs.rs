@@ -1,0 +1,224 @@
+//! BFS on teams of GPUs (NCCL, 1-D partition) against the CPU BFS: identical depths, every
+//! tree passes the Graph500 verifier, and the trees (parents included) are the same for
+//! every team size.
+//!
+//! Teams of 1, 2 and all GPUs, as many as the machine has (`common::team_sizes`); every
+//! test skips where no GPU can be used and fails instead with `WARPGRAPH_REQUIRE_GPU=1`,
+//! or with fewer GPUs than `WARPGRAPH_REQUIRE_GPUS`.
+
+mod common;
+
+use proptest::prelude::*;
+use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each};
+use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction};
+use warpgraph::cuda::team::TeamSpec;
+use warpgraph::generate::{generate, GenerateOptions, Generator};
+use warpgraph::{Error, Graph, Weights};
+
+/// The switch settings tried: Beamer's defaults, each forced direction, and extremes.
+fn all_options() -> Vec<BfsOptions> {
+    let d = BfsOptions::default();
+    vec![
+        d,
+        BfsOptions {
+            direction: Direction::TopDown,
+            ..d
+        },
+        BfsOptions {
+            direction: Direction::BottomUp,
+            ..d
+        },
+        BfsOptions {
+            alpha: 1,
+            beta: 1000,
+            ..d
+        },
+    ]
+}
+
+/// Searches `g` from every one of `sources` on each team size with every option set,
+/// checking each tree against the CPU's depths and the verifier, and that every team size
+/// gives the same trees.
+fn check(g: &Graph, sources: &[u32]) {
+    let sizes = common::team_sizes();
+    let expected: Vec<Vec<u32>> = sources
+        .iter()
+        .map(|&s| bfs::bfs(g, s, &BfsOptions::default()).unwrap().depth)
+        .collect();
+    // Every option with every source, on one setup of each team.
+    let searches: Vec<(u32, BfsOptions)> = all_options()
+        .into_iter()
+        .flat_map(|o| sources.iter().map(move |&s| (s, o)))
+        .collect();
+    let mut first: Option<Vec<BfsTree>> = None;
+    for &size in &sizes {
+        let runs = bfs_team_each(&TeamSpec::local(size), g, &searches)
+            .unwrap_or_else(|e| panic!("team of {size}: {e}"));
+        assert_eq!(runs.trees.len(), searches.len());
+        let trees: Vec<BfsTree> = runs.trees.into_iter().map(Option::unwrap).collect();
+        for (i, tree) in trees.iter().enumerate() {
+            let (s, opts) = searches[i];
+            assert_eq!(tree.source, s);
+            let want = &expected[sources.iter().position(|&x| x == s).unwrap()];
+            assert!(
+                tree.depth == *want,
+                "team of {size}, {opts:?}, source {s}: depths differ from the CPU's"
+            );
+            verify(g, tree).unwrap_or_else(|e| panic!("team of {size}, {opts:?}: {e}"));
+            let t = runs.times[i];
+            assert!(t.seconds > 0.0 && t.kernel_seconds.unwrap() > 0.0, "{t:?}");
+        }
+        match &first {
+            None => first = Some(trees),
+            Some(f) => assert!(*f == trees, "team of {size} gives other parents"),
+        }
+    }
+}
+
+fn arb_graph() -> impl Strategy<Value = (u64, Vec<(u32, u32)>, bool)> {
+    (1u64..300, any::<bool>(), 0usize..6).prop_flat_map(|(n, directed, density)| {
+        let max = ((n as usize) << density) / 2 + 1;
+        (
+            Just(n),
+            prop::collection::vec((0..n as u32, 0..n as u32), 0..max),
+            Just(directed),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Random graphs with self loops, parallel arcs, isolated and unreachable vertices,
+    /// n below and above a bitmap word per GPU, directed and undirected.
+    #[test]
+    fn teams_match_the_cpu((n, edges, directed) in arb_graph(), pick in any::<u32>()) {
+        if common::team_sizes().is_empty() {
+            return Ok(());
+        }
+        let g = common::graph(n, &edges, Weights::None, directed);
+        let n = n as u32;
+        check(&g, &[pick % n, (pick / 7) % n, n - 1]);
+    }
+}
+
+fn generated(gen: Generator, directed: bool) -> Graph {
+    let opts = GenerateOptions {
+        undirected: !directed,
+        ..Default::default()
+    };
+    generate(&gen, &opts).unwrap()
+}
+
+/// Power-law, uniform and mesh graphs: many levels, big frontiers, both directions.
+#[test]
+fn generated_graphs_match_the_cpu() {
+    if common::team_sizes().is_empty() {
+        return;
+    }
+    for (gen, directed) in [
+        (
+            Generator::Kronecker {
+                scale: 16,
+                edge_factor: 16,
+            },
+            false,
+        ),
+        (
+            Generator::Kronecker {
+                scale: 14,
+                edge_factor: 16,
+            },
+            true,
+        ),
+        (
+            Generator::Grid {
+                rows: 300,
+                cols: 200,
+                remove: 0.0,
+                shortcuts: 0,
+            },
+            false,
+        ),
+    ] {
+        let g = generated(gen, directed);
+        check(&g, &warpgraph::bench::pick_sources(&g, 3, 5));
+    }
+}
+
+/// A vertex of 70,000 arcs, an isolated source, a single vertex, a long path.
+#[test]
+fn edge_cases() {
+    if common::team_sizes().is_empty() {
+        return;
+    }
+    let leaves = 70_000u32;
+    let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
+    let g = common::graph(u64::from(leaves) + 2, &star, Weights::None, false);
+    check(&g, &[0, 5, leaves + 1]);
+    check(&common::graph(1, &[], Weights::None, true), &[0]);
+    let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
+    check(&common::graph(5000, &path, Weights::None, true), &[0]);
+    check(&common::graph(5000, &path, Weights::None, false), &[2500]);
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    if common::team_sizes().is_empty() {
+        return;
+    }
+    let g = common::graph(3, &[(0, 1)], Weights::None, false);
+    let e = bfs_team(&TeamSpec::local(1), &g, &[3], &BfsOptions::default()).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+    let count = warpgraph::cuda::probe().unwrap().gpus.len();
+    let e = bfs_team(
+        &TeamSpec::local(count + 1),
+        &g,
+        &[0],
+        &BfsOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, Error::NoGpu(_)), "{e}");
+}
+
+/// Two teams that join as one through the id file, as processes on two hosts would
+/// (here two threads, each driving one GPU as its "process"): the same trees as a team of
+/// two in one process.
+#[test]
+fn a_team_joins_through_the_id_file() {
+    let sizes = common::team_sizes();
+    if !sizes.contains(&2) {
+        eprintln!("skipped: needs two GPUs");
+        return;
+    }
+    let g = generated(
+        Generator::Kronecker {
+            scale: 12,
+            edge_factor: 8,
+        },
+        false,
+    );
+    let sources = warpgraph::bench::pick_sources(&g, 2, 9);
+    let dir = tempfile::tempdir().unwrap();
+    let id_file = dir.path().join("job.id");
+    let part = |rank: usize| TeamSpec {
+        world: 2,
+        first_rank: rank,
+        gpus: vec![rank],
+        id_file: Some(id_file.clone()),
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| bfs_team(&part(0), &g, &sources, &BfsOptions::default()));
+        let b = s.spawn(|| bfs_team(&part(1), &g, &sources, &BfsOptions::default()));
+        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
+    });
+    assert!(
+        b.trees.iter().all(Option::is_none),
+        "only rank 0 holds trees"
+    );
+    let whole = bfs_team(&TeamSpec::local(2), &g, &sources, &BfsOptions::default()).unwrap();
+    assert_eq!(a.trees, whole.trees);
+    for t in a.trees.iter().flatten() {
+        verify(&g, t).unwrap();
+    }
+}
