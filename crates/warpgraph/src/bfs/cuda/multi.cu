@@ -33,9 +33,11 @@ extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* 
 }
 
 // The frontier's vertices of this rank as a list of local ids; each warp reserves its
-// slots with one atomic add.
-extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, u32* queue,
-                                      u32* qlen) {
+// slots with one atomic add. Vertices of BIG out-arcs or more go to `big` instead (their
+// count in *blen), for the whole grid to expand.
+#define BIG 2048
+extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, const u64* off,
+                                      u32* queue, u32* qlen, u32* big, u32* blen) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     // A warp takes 32 words a round; every lane runs the same rounds (shuffles need all).
@@ -54,7 +56,29 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, u3
         while (bits) {
             u32 b = __ffs(bits) - 1;
             bits &= bits - 1;
-            queue[at++] = w * 32 + b;
+            u32 v = w * 32 + b;
+            // A big vertex leaves a hole (UNREACHED) in the warps' queue.
+            if (off[v + 1] - off[v] >= BIG) {
+                big[atomicAdd(blen, 1)] = v;
+                v = UNREACHED;
+            }
+            queue[at++] = v;
+        }
+    }
+}
+
+// Top-down for the big vertices: the whole grid strides over each one's arcs in turn.
+extern "C" __global__ void mbfs_top_down_big(const u64* off, const u32* tgt, const u32* big,
+                                             const u32* blen, const u32* visited, u32* next) {
+    u32 len = *blen;
+    u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u32 i = 0; i < len; i++) {
+        u32 v = big[i];
+        u64 end = off[v + 1];
+        for (u64 a = off[v] + blockIdx.x * blockDim.x + threadIdx.x; a < end; a += stride) {
+            u32 t = tgt[a];
+            u32 bit = 1u << (t % 32);
+            if (!(visited[t / 32] & bit) && !(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
         }
     }
 }
@@ -68,6 +92,7 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
     u32 len = *qlen;
     for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < len; i += warps) {
         u32 v = queue[i];
+        if (v == UNREACHED) continue;  // a big vertex (mbfs_top_down_big)
         u64 end = off[v + 1];
         for (u64 a = off[v] + lane; a < end; a += 32) {
             u32 t = tgt[a];
@@ -151,25 +176,50 @@ extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words)
 
 // Parents, once every rank has every depth (`all`): the first in-neighbour, in arc order,
 // one level up, so that the tree does not depend on the number of GPUs; the source is its
-// own parent, an unreached vertex has none.
+// own parent (and the parent of every vertex of depth 1, its only vertex of depth 0), an
+// unreached vertex has none. A warp takes 32 vertices: each lane scans its own if it has
+// at most 32 in-arcs, then the warp scans each bigger one together, 32 arcs a step.
 extern "C" __global__ void mbfs_parents(const u64* roff, const u32* rtgt, u32 nl, u32 nl_pad,
-                                        u32 lo, const u32* all, u32* parent) {
+                                        u32 lo, const u32* all, u32* parent, u32 source) {
+    u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
-    for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < nl_pad; v += stride) {
+    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < nl_pad; base += stride) {
+        u32 v = base + lane;
         u32 p = UNREACHED;
         u32 d = v < nl ? all[lo + v] : UNREACHED;
+        bool wide = false;
         if (d == 0) {
             p = lo + v;
+        } else if (d == 1) {
+            p = source;
         } else if (d != UNREACHED) {
-            u64 end = roff[v + 1];
-            for (u64 a = roff[v]; a < end; a++) {
-                u32 u = rtgt[a];
-                if (all[u] == d - 1) {
-                    p = u;
-                    break;
+            u64 a = roff[v], end = roff[v + 1];
+            if (end - a > 32) {
+                wide = true;
+            } else {
+                for (; a < end; a++) {
+                    u32 u = rtgt[a];
+                    if (all[u] == d - 1) {
+                        p = u;
+                        break;
+                    }
                 }
             }
         }
-        parent[v] = p;
+        u32 todo = __ballot_sync(FULL, wide);
+        while (todo) {
+            u32 l = __ffs(todo) - 1;
+            todo &= todo - 1;
+            u32 wv = base + l, wd = __shfl_sync(FULL, d, l);
+            u64 end = roff[wv + 1];
+            u32 found = UNREACHED;
+            for (u64 a = roff[wv]; a < end && found == UNREACHED; a += 32) {
+                u32 u = a + lane < end ? rtgt[a + lane] : UNREACHED;
+                u32 hit = __ballot_sync(FULL, u != UNREACHED && all[u] == wd - 1);
+                if (hit) found = __shfl_sync(FULL, u, __ffs(hit) - 1);
+            }
+            if (lane == l) p = found;
+        }
+        if (v < nl_pad) parent[v] = p;
     }
 }

@@ -11,7 +11,8 @@
 //! and the visited set are bitmaps of the whole graph, the same on every GPU. Each level
 //! is either
 //! - top-down: every GPU queues its own frontier vertices (a prefix sum per warp), expands
-//!   them a warp each and sets the bits of the unvisited targets wherever they live; then
+//!   them a warp each (those of 2048 arcs or more by the whole grid, one after the other)
+//!   and sets the bits of the unvisited targets wherever they live; then
 //!   every GPU sends each other GPU the words of that GPU's range (NCCL send/receive in
 //!   one group) and ORs what it received into its own part of the next frontier; or
 //! - bottom-up: every unvisited vertex of a GPU's range looks for an in-neighbour in the
@@ -22,7 +23,9 @@
 //! all-reduce sums its vertices and out-arcs for the direction switch, which every GPU
 //! takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
 //! graph's counts. After the last level an all-gather of the depths lets every GPU find
-//! the parents of its range, and an all-gather of the parents brings the tree to rank 0.
+//! the parents of its range (a lane per vertex, a warp for one of more than 32 in-arcs;
+//! depth 1 needs no search: its parent is the source), and an all-gather of the parents
+//! brings the tree to rank 0.
 //!
 //! Each level costs a few kernels, two or three collectives and one wait of the host for
 //! the counts; the graph is uploaded once for any number of sources.
@@ -111,7 +114,7 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize) -> u64 {
     let local = 32 * p.seg as u64;
     graph
         + 4 * (3 * words + (world as u64 - 1) * p.seg as u64 + p.seg as u64)
-        + 4 * 3 * local
+        + 4 * 4 * local
         + 4 * 2 * 32 * words
         + 64
 }
@@ -203,6 +206,7 @@ struct Kernels {
     reset: CudaFunction,
     queue: CudaFunction,
     top_down: CudaFunction,
+    top_down_big: CudaFunction,
     merge: CudaFunction,
     bottom_up: CudaFunction,
     visit: CudaFunction,
@@ -230,6 +234,9 @@ struct RankState {
     own: CudaSlice<u32>,
     queue: CudaSlice<u32>,
     qlen: CudaSlice<u32>,
+    /// The frontier's vertices of many arcs (expanded by the whole grid), and their number.
+    big: CudaSlice<u32>,
+    blen: CudaSlice<u32>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     all_depth: CudaSlice<u32>,
@@ -270,6 +277,7 @@ impl RankState {
             reset: f("mbfs_reset")?,
             queue: f("mbfs_queue")?,
             top_down: f("mbfs_top_down")?,
+            top_down_big: f("mbfs_top_down_big")?,
             merge: f("mbfs_merge")?,
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
@@ -311,6 +319,8 @@ impl RankState {
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
             qlen: gpu.zeros(1)?,
+            big: gpu.zeros(local)?,
+            blen: gpu.zeros(1)?,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
             all_depth: gpu.zeros(32 * words)?,
@@ -412,7 +422,8 @@ impl RankState {
                 .arg(&local)
                 .arg(&self.lo)
                 .arg(&self.all_depth)
-                .arg(&mut self.parent);
+                .arg(&mut self.parent)
+                .arg(&source);
             // SAFETY: matches mbfs_parents; the rows are this rank's nl vertices, parent
             // holds `local` entries, all_depth 32 * words (every vertex).
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -478,12 +489,16 @@ impl RankState {
         let cfg = launch_config(self.blocks, THREADS);
         stream.memset_zeros(&mut self.next).map_err(gpu_err)?;
         stream.memset_zeros(&mut self.qlen).map_err(gpu_err)?;
+        stream.memset_zeros(&mut self.blen).map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.queue);
         b.arg(&self.front)
             .arg(&lo_word)
             .arg(&seg)
+            .arg(&self.out.0)
             .arg(&mut self.queue)
-            .arg(&mut self.qlen);
+            .arg(&mut self.qlen)
+            .arg(&mut self.big)
+            .arg(&mut self.blen);
         // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
         // vertex of the range.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -495,6 +510,15 @@ impl RankState {
             .arg(&self.visited)
             .arg(&mut self.next);
         // SAFETY: matches mbfs_top_down; queued ids are local vertices of the rows.
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        let mut b = stream.launch_builder(&self.k.top_down_big);
+        b.arg(&self.out.0)
+            .arg(&self.out.1)
+            .arg(&self.big)
+            .arg(&self.blen)
+            .arg(&self.visited)
+            .arg(&mut self.next);
+        // SAFETY: matches mbfs_top_down_big; as above for the big list.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         if peers > 0 {
             // Each rank's words to that rank, in one group of sends and receives.
