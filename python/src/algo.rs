@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use warpgraph::apsp::{self as engine_apsp, ApspOptions, DistValues};
 use warpgraph::device::Device;
 use warpgraph::sssp::{self as engine_sssp, SsspResult, SsspRunner};
-use warpgraph::{with_weights, Graph, VertexId, NO_VERTEX};
+use warpgraph::{with_weights, Csr, Graph, VertexId, Weights, NO_VERTEX};
 
 use crate::graph::{weights_to_py, PyGraph};
 use crate::OrPy;
@@ -293,39 +293,33 @@ pub fn stable_rank<'py>(
     Ok((order.into_pyarray(py), rank.into_pyarray(py)))
 }
 
-/// Breadth-first search in discovery order over raw CSR arrays, rows scanned in their
-/// stored order; `parts` are CSRs searched one after the other for each vertex (scipy's
-/// undirected search scans the matrix's row, then its transpose's). Vertices at depth
-/// `depth_limit` are not expanded. Returns `(order, predecessors, depths)`: the vertices
-/// in the order found (the source first), the int32 predecessor of each vertex (`-9999`:
-/// none), and the depth of each vertex of `order`, parallel to it.
+/// Breadth-first order from `source` of the CSR arrays `indptr` (int64), `indices`
+/// (int32), scanning each row in its stored order; with `undirected`, each vertex's row
+/// and then its column (the row of the transpose, sources ascending), as scipy's
+/// `directed=False` reads a matrix. Returns the vertices in the order found (the source
+/// first), the int32 predecessor of each vertex (`-9999`: none), and the depth of each
+/// vertex of `order`, parallel to it; vertices at `depth_limit` are not expanded.
 #[pyfunction]
-#[pyo3(signature = (parts, source, depth_limit=None))]
+#[pyo3(signature = (indptr, indices, source, depth_limit=None, undirected=false))]
 #[allow(clippy::type_complexity)]
 pub fn bfs_order<'py>(
     py: Python<'py>,
-    parts: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i32>)>,
+    indptr: PyReadonlyArray1<'py, i64>,
+    indices: PyReadonlyArray1<'py, i32>,
     source: i64,
     depth_limit: Option<u32>,
+    undirected: bool,
 ) -> PyResult<(
     Bound<'py, PyArray1<i32>>,
     Bound<'py, PyArray1<i32>>,
     Bound<'py, PyArray1<i32>>,
 )> {
-    let slices = parts
-        .iter()
-        .map(|(p, i)| Ok((p.as_slice()?, i.as_slice()?)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let n = slices.first().map_or(0, |(p, _)| p.len().saturating_sub(1));
-    for (p, i) in &slices {
-        let ok = p.len() == n + 1
-            && p.first() == Some(&0)
-            && p.last() == Some(&(i.len() as i64))
-            && p.par_windows(2).all(|w| w[0] <= w[1])
-            && i.par_iter().all(|&x| x >= 0 && (x as usize) < n);
-        if !ok {
-            return Err(PyValueError::new_err("malformed CSR arrays"));
-        }
+    let rows = (indptr.as_slice()?, indices.as_slice()?);
+    let (p, ix) = rows;
+    let n = p.len().saturating_sub(1);
+    let malformed = || PyValueError::new_err("malformed CSR arrays");
+    if p.first() != Some(&0) || p.last() != Some(&(ix.len() as i64)) {
+        return Err(malformed());
     }
     if !(0..n as i64).contains(&source) {
         return Err(PyValueError::new_err(format!(
@@ -333,39 +327,118 @@ pub fn bfs_order<'py>(
         )));
     }
     let limit = depth_limit.unwrap_or(u32::MAX);
-    let (order, pred, depth) = py.detach(|| {
-        let mut pred = vec![NULL_PRED; n];
-        let mut seen = vec![false; n];
-        let mut order = Vec::with_capacity(n);
-        let mut depth = Vec::with_capacity(n);
-        order.push(source as i32);
-        depth.push(0i32);
-        seen[source as usize] = true;
-        let mut head = 0;
-        while head < order.len() {
-            let (u, du) = (order[head] as usize, depth[head]);
-            head += 1;
-            if du as u32 >= limit {
-                continue;
-            }
-            for (p, ix) in &slices {
-                for &v in &ix[p[u] as usize..p[u + 1] as usize] {
-                    if !seen[v as usize] {
-                        seen[v as usize] = true;
-                        pred[v as usize] = u as i32;
-                        order.push(v);
-                        depth.push(du + 1);
-                    }
-                }
-            }
+    let found = py.detach(|| {
+        if !undirected {
+            // The rows read are checked as they are read (a directed search reads only
+            // what it reaches).
+            return bfs(n, source as usize, limit, &rows, None::<&Csr>);
         }
-        (order, pred, depth)
+        // The transpose reads every arc: check them all first.
+        let valid = p.par_windows(2).all(|w| w[0] <= w[1])
+            && ix.par_iter().all(|&x| x >= 0 && (x as usize) < n);
+        if !valid {
+            return None;
+        }
+        let csr = Csr::from_raw(
+            p.par_iter().map(|&x| x as u64).collect::<Vec<_>>().into(),
+            ix.par_iter().map(|&x| x as u32).collect::<Vec<_>>().into(),
+            Weights::None,
+        );
+        bfs(n, source as usize, limit, &rows, Some(&csr.transpose()))
     });
+    let (order, pred, depth) = found.ok_or_else(malformed)?;
     Ok((
         order.into_pyarray(py),
         pred.into_pyarray(py),
         depth.into_pyarray(py),
     ))
+}
+
+/// Rows of a CSR as the breadth-first search reads them.
+trait Rows {
+    /// Calls `f` on each target of row `u` (below n), in stored order; false where the
+    /// row's bounds are not a valid range of the targets.
+    fn each(&self, u: usize, f: impl FnMut(usize)) -> bool;
+}
+
+impl Rows for (&[i64], &[i32]) {
+    #[inline]
+    fn each(&self, u: usize, mut f: impl FnMut(usize)) -> bool {
+        let (a, b) = (self.0[u], self.0[u + 1]);
+        let Some(row) = (0 <= a && a <= b)
+            .then(|| self.1.get(a as usize..b as usize))
+            .flatten()
+        else {
+            return false;
+        };
+        for &v in row {
+            // A negative target becomes a huge one, which the caller refuses.
+            f(v as u32 as usize);
+        }
+        true
+    }
+}
+
+impl Rows for Csr {
+    #[inline]
+    fn each(&self, u: usize, mut f: impl FnMut(usize)) -> bool {
+        for &v in self.neighbors(u as VertexId) {
+            f(v as usize);
+        }
+        true
+    }
+}
+
+/// The serial queue of [`bfs_order`] over `a`'s rows, then `b`'s (CSRs of `n` rows),
+/// level by level: order, predecessors, depths; `None` where a row read is malformed (its
+/// bounds, or a target not below n). The predecessor array doubles as the "seen" mark
+/// (the source marks itself until the end), as in scipy; depths come from the levels'
+/// bounds at the end.
+fn bfs<A: Rows, B: Rows>(
+    n: usize,
+    source: usize,
+    limit: u32,
+    a: &A,
+    b: Option<&B>,
+) -> Option<(Vec<i32>, Vec<i32>, Vec<i32>)> {
+    let mut pred = vec![NULL_PRED; n];
+    let mut order = Vec::with_capacity(n);
+    order.push(source as i32);
+    pred[source] = source as i32;
+    // Level d holds order[ends[d]..ends[d + 1]].
+    let mut ends = vec![0, 1];
+    let mut bad = false;
+    for level in 0..limit {
+        let (first, last) = (ends[level as usize], order.len());
+        if first == last {
+            break;
+        }
+        for i in first..last {
+            let u = order[i] as usize;
+            let mut visit = |v: usize| match pred.get_mut(v) {
+                Some(p) if *p == NULL_PRED => {
+                    *p = u as i32;
+                    order.push(v as i32);
+                }
+                Some(_) => {}
+                None => bad = true,
+            };
+            let mut ok = a.each(u, &mut visit);
+            if let Some(b) = b {
+                ok &= b.each(u, &mut visit);
+            }
+            if !ok || bad {
+                return None;
+            }
+        }
+        ends.push(order.len());
+    }
+    pred[source] = NULL_PRED;
+    let mut depth = Vec::with_capacity(order.len());
+    for (d, w) in ends.windows(2).enumerate() {
+        depth.resize(w[1], d as i32);
+    }
+    Some((order, pred, depth))
 }
 
 /// Whether some shortest-path tree of the given distances is not unique: a vertex with

@@ -1,10 +1,11 @@
 //! The engine graph as a Python object, built from CSR arrays or from the library.
 //!
 //! [`PyGraph::from_csr`] takes scipy's CSR arrays (any row order, parallel arcs, self
-//! loops) and builds the engine's CSR. A directed graph whose rows are already sorted by
-//! column goes straight to [`Graph::from_parts`] (one copy, the checks run in parallel);
-//! everything else (undirected graphs, unsorted rows, dropped self loops) goes through the
-//! library's parallel builder.
+//! loops) and builds the engine's CSR: one copy into its layout, rows sorted by column in
+//! parallel, then [`Graph::from_parts`] (the checks run in parallel). An undirected
+//! reading then merges each row with the same row of the transpose (the library's
+//! parallel [`Csr::transpose`]); dropped self loops go through the library's parallel
+//! builder.
 
 use std::sync::Arc;
 
@@ -78,35 +79,6 @@ fn sort_rows<T: Copy + Send + Sync>(offsets: &[u64], targets: &mut [u32], w: Opt
 /// One CSR's arrays: offsets, targets, optional weights.
 type Parts<'a, T> = (&'a [u64], &'a [u32], Option<&'a [T]>);
 
-/// The transpose of a CSR by a serial, stable counting sort: its rows come out sorted
-/// by source, as the rows of a scipy transpose are.
-fn transpose<T: Copy + Default>(
-    (off, tgt, w): Parts<'_, T>,
-) -> (Vec<u64>, Vec<u32>, Option<Vec<T>>) {
-    let n = off.len() - 1;
-    let mut offsets = vec![0u64; n + 1];
-    for &t in tgt {
-        offsets[t as usize + 1] += 1;
-    }
-    for v in 0..n {
-        offsets[v + 1] += offsets[v];
-    }
-    let mut next = offsets.clone();
-    let mut targets = vec![0u32; tgt.len()];
-    let mut weights = w.map(|_| vec![T::default(); tgt.len()]);
-    for u in 0..n {
-        for k in off[u] as usize..off[u + 1] as usize {
-            let slot = &mut next[tgt[k] as usize];
-            targets[*slot as usize] = u as u32;
-            if let (Some(out), Some(w)) = (weights.as_mut(), w) {
-                out[*slot as usize] = w[k];
-            }
-            *slot += 1;
-        }
-    }
-    (offsets, targets, weights)
-}
-
 /// The union of the arcs of `a` and `b` (a graph and its transpose), row by row, each row
 /// merged in target order: the symmetric graph of an undirected reading.
 fn merge_rows<T: Copy + Send + Sync + Default>(
@@ -148,16 +120,6 @@ fn merge_rows<T: Copy + Send + Sync + Default>(
             }
         });
     (offsets, targets, weights)
-}
-
-/// The symmetric graph of `g`'s arcs (each stored both ways), typed weights.
-fn symmetric<T: Copy + Send + Sync + Default>(
-    off: &[u64],
-    tgt: &[u32],
-    w: Option<&[T]>,
-) -> (Vec<u64>, Vec<u32>, Option<Vec<T>>) {
-    let (o, t, tw) = transpose((off, tgt, w));
-    merge_rows((off, tgt, w), (&o, &t, tw.as_deref()))
 }
 
 /// Weights as NumPy arrays: float64 for float types, int64 for integer types, None when
@@ -219,19 +181,22 @@ fn build_from_csr(
     if directed || n == 0 {
         return Ok(g);
     }
-    let out = g.out();
+    // The symmetric graph: each row merged with the same row of the transpose (the
+    // library's parallel one, rows sorted by source).
+    let (out, inc) = (g.out(), g.incoming());
     let (off, tgt) = (out.offsets(), out.targets());
-    let (offsets, targets, weights) = match out.weights() {
-        Weights::F64(w) => {
-            let (o, t, w) = symmetric(off, tgt, Some(&w[..]));
+    let (ioff, itgt) = (inc.offsets(), inc.targets());
+    let (offsets, targets, weights) = match (out.weights(), inc.weights()) {
+        (Weights::F64(w), Weights::F64(iw)) => {
+            let (o, t, w) = merge_rows((off, tgt, Some(&w[..])), (ioff, itgt, Some(&iw[..])));
             (o, t, Weights::F64(w.unwrap_or_default().into()))
         }
-        Weights::I64(w) => {
-            let (o, t, w) = symmetric(off, tgt, Some(&w[..]));
+        (Weights::I64(w), Weights::I64(iw)) => {
+            let (o, t, w) = merge_rows((off, tgt, Some(&w[..])), (ioff, itgt, Some(&iw[..])));
             (o, t, Weights::I64(w.unwrap_or_default().into()))
         }
         _ => {
-            let (o, t, _) = symmetric::<u8>(off, tgt, None);
+            let (o, t, _) = merge_rows::<u8>((off, tgt, None), (ioff, itgt, None));
             (o, t, Weights::None)
         }
     };

@@ -352,14 +352,8 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     the predecessors. The order is inherently serial; it runs on the CPU."""
     _warpgraph.resolve_device(device, "breadth_first_order", False)
     n, indptr, indices, _ = _csr_arrays(csgraph, directed, bfs=True)
-    parts = [(indptr, indices)]
-    if not directed:
-        import scipy.sparse as sp
-
-        t = sp.csr_array((np.ones(len(indices)), indices, indptr), shape=(n, n)).T.tocsr()
-        parts.append((np.asarray(t.indptr, np.int64), np.asarray(t.indices, np.int32)))
-    start = int(i_start)
-    order, pred, _ = _warpgraph.bfs_order(parts, start)
+    order, pred, _ = _warpgraph.bfs_order(indptr, indices, int(i_start),
+                                          undirected=not directed)
     if return_predecessors:
         return order, pred
     return order

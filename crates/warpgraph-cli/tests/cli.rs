@@ -511,6 +511,7 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
             "bench",
             "reproduce",
             "--quick",
+            "all",
             "--device",
             "cpu",
             "--plots",
@@ -539,6 +540,18 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
     );
     assert_eq!(r["gpu"], serde_json::Value::Null);
     assert_eq!(r["failed"], serde_json::Value::Null);
+    // The memory legend tells the GPU's two figures apart.
+    for key in ["host", "gpu_bytes_needed", "gpu_sampled_peak_bytes"] {
+        assert!(
+            r["memory"][key].as_str().is_some(),
+            "{key}: {}",
+            r["memory"]
+        );
+    }
+    assert!(r["memory"]["gpu_sampled_peak_bytes"]
+        .as_str()
+        .unwrap()
+        .contains("lower bound"));
     let cells = r["cells"].as_array().unwrap();
     let kinds = |key: &str| -> std::collections::BTreeSet<String> {
         cells
@@ -555,8 +568,18 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         assert!(trials.iter().all(|t| t["verified"] == true));
         assert!(c["median_seconds"].as_f64().unwrap() > 0.0);
         assert!(c["vertices"].as_u64().unwrap() > 0);
-        // On the CPU: host memory measured (Linux), no GPU figure.
-        assert_eq!(c["memory"]["gpu_peak_bytes"], serde_json::Value::Null);
+        // On the CPU: host memory measured (Linux), no GPU figure, the GPU's estimate
+        // there (every cell carries it) but null.
+        assert_eq!(
+            c["memory"]["gpu_sampled_peak_bytes"],
+            serde_json::Value::Null
+        );
+        assert_eq!(
+            c.get("gpu_bytes_needed"),
+            Some(&serde_json::Value::Null),
+            "{c}"
+        );
+        assert_eq!(c["device"], r["cpu"], "{c}");
         if cfg!(target_os = "linux") {
             assert!(
                 c["memory"]["host_peak_bytes"].as_u64().unwrap() > 1 << 20,

@@ -206,9 +206,9 @@ pub struct MemoryPeak {
     /// The high-water mark could not be reset: `host_peak_bytes` is the process's peak
     /// since it started.
     pub host_peak_since_start: bool,
-    /// Most GPU memory in use during the work beyond the baseline, bytes (`None` without a
-    /// GPU, or where the driver did not answer).
-    pub gpu_peak_bytes: Option<u64>,
+    /// Most GPU memory in use during the work beyond the baseline as sampled (a lower
+    /// bound), bytes (`None` without a GPU, or where the driver did not answer).
+    pub gpu_sampled_peak_bytes: Option<u64>,
 }
 
 /// How often [`measure_memory`] samples a GPU's free memory.
@@ -226,7 +226,7 @@ pub const GPU_SAMPLE_INTERVAL: std::time::Duration = std::time::Duration::from_m
 /// if let Some(peak) = m.host_peak_bytes {
 ///     assert!(peak >= v.len() as u64);
 /// }
-/// assert_eq!(m.gpu_peak_bytes, None);
+/// assert_eq!(m.gpu_sampled_peak_bytes, None);
 /// ```
 pub fn measure_memory<T>(gpu: Option<(&Gpu, u64)>, work: impl FnOnce() -> T) -> (T, MemoryPeak) {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -253,7 +253,7 @@ pub fn measure_memory<T>(gpu: Option<(&Gpu, u64)>, work: impl FnOnce() -> T) -> 
         host_peak_bytes: proc_status_bytes("VmHWM:"),
         host_start_bytes,
         host_peak_since_start: !reset,
-        gpu_peak_bytes: gpu
+        gpu_sampled_peak_bytes: gpu
             .zip(least_free)
             .map(|((_, base), least)| base.saturating_sub(least)),
     };
@@ -350,7 +350,7 @@ mod tests {
             std::hint::black_box(&v);
             v.len() as u64
         });
-        assert_eq!(m.gpu_peak_bytes, None);
+        assert_eq!(m.gpu_sampled_peak_bytes, None);
         if cfg!(target_os = "linux") {
             assert!(m.host_peak_bytes.unwrap() >= len, "{m:?}");
             assert!(m.host_start_bytes.unwrap() > 0, "{m:?}");

@@ -185,7 +185,7 @@ def _depth_limit(limit):
 def _bfs(G, source, depth_limit):
     s = _vertex(G, source)
     indptr, indices, _ = _adjacency(G, None)
-    return _warpgraph.bfs_order([(indptr, indices)], s, _depth_limit(depth_limit))
+    return _warpgraph.bfs_order(indptr, indices, s, _depth_limit(depth_limit))
 
 
 @_exact

@@ -1,6 +1,6 @@
 //! `warpgraph bench`: time an algorithm over many verified trials.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -29,7 +29,9 @@ pub enum Problem {
     ExtractMin,
     /// The seed papers' experiments on generated graphs (--paper 000..004 or all): every
     /// method on the CPU and, with a GPU, on the GPU, in one run, every result verified;
-    /// tables, JSON and plots (SVG, PNG) in --plots.
+    /// tables, JSON and plots (SVG, PNG) in --plots. Memory beside every cell: the host
+    /// peak; for a GPU method also the device bytes it allocates (gpu_bytes_needed, the
+    /// library's own figure) and the sampled device peak (a lower bound).
     Reproduce,
 }
 
@@ -468,10 +470,20 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
 }
 
 impl BenchArgs {
-    /// What `bench reproduce` needs.
+    /// What `bench reproduce` needs. A paper (`003`, `all`) where the graph goes is the
+    /// paper, as if given by --paper (`bench reproduce --quick all`).
     fn reproduce(&self) -> crate::cmd::reproduce::ReproduceArgs {
+        use crate::cmd::reproduce::PAPERS;
+        let named = self
+            .graph
+            .input
+            .as_ref()
+            .and_then(|p| p.to_str())
+            .filter(|p| {
+                (*p == "all" || PAPERS.contains(p)) && self.paper == "all" && !Path::new(p).exists()
+            });
         crate::cmd::reproduce::ReproduceArgs {
-            paper: self.paper.clone(),
+            paper: named.unwrap_or(&self.paper).to_string(),
             quick: self.quick,
             sizes: self.sizes.clone(),
             trials: self.trials,
@@ -479,7 +491,8 @@ impl BenchArgs {
             device: self.device,
             json_out: self.json_out.clone(),
             plots: self.plots.clone(),
-            graph_given: self.graph.input.is_some() || self.graph.generate.is_some(),
+            graph_given: (self.graph.input.is_some() && named.is_none())
+                || self.graph.generate.is_some(),
         }
     }
 }

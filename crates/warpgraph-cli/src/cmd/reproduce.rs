@@ -22,7 +22,9 @@
 //!
 //! A method that refuses a graph (ELL's padding on a skewed graph, a matrix too big for
 //! the GPU) shows its reason in its cell instead of a figure. Beside every cell, the
-//! peak host and GPU memory of its runs ([`MemoryPeak`]).
+//! peak host memory of its runs ([`MemoryPeak`]); beside a GPU cell, the device memory the
+//! method allocates by the library's own figure (`gpu_bytes_needed`: the bytes it checks
+//! against free memory before allocating) and the sampled peak (a lower bound).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -81,6 +83,10 @@ struct Cell {
     /// The same by kernel time (GPU).
     kernel_gteps: Option<f64>,
     memory: MemoryPeak,
+    /// GPU methods: the device bytes the method allocates (graph, working memory, result
+    /// buffers), by the library's estimator for it, the figure it checks against free
+    /// memory before allocating; `None` on the CPU or where the method refuses the graph.
+    gpu_bytes_needed: Option<u64>,
     refused: Option<String>,
 }
 
@@ -114,14 +120,15 @@ impl Cell {
         }
     }
 
-    /// Peak memory as a table cell: host / GPU, MiB.
+    /// Memory as a table cell, MiB: the host peak; on a GPU, then the method's device
+    /// allocation and, in brackets, the sampled device peak.
     fn memory_text(&self) -> String {
         let mib = |b: Option<u64>| b.map_or("-".to_string(), |b| sig(b as f64 / 1048576.0));
-        format!(
-            "{} / {}",
-            mib(self.memory.host_peak_bytes),
-            mib(self.memory.gpu_peak_bytes)
-        )
+        let host = mib(self.memory.host_peak_bytes);
+        match (self.gpu_bytes_needed, self.memory.gpu_sampled_peak_bytes) {
+            (None, None) => host,
+            (needed, sampled) => format!("{host} / {} ({})", mib(needed), mib(sampled)),
+        }
     }
 
     /// The figure a chart draws for this cell: (paper's metric, end to end) where the
@@ -317,8 +324,11 @@ impl Run<'_> {
         let mut lines = vec![
             String::new(),
             format!(
-                "Peak memory, MiB: host (the process's resident set) / GPU (device memory in \
-                 use beyond the baseline, sampled every {} ms)",
+                "Peak memory, MiB: the host's (the process's resident set); GPU cells read \
+                 \"host / allocated (sampled)\": allocated, the device memory the method \
+                 allocates by the library's own figure (the one it checks against free \
+                 memory before allocating); sampled, the device memory in use beyond the \
+                 baseline, sampled every {} ms (a lower bound: short runs read 0)",
                 GPU_SAMPLE_INTERVAL.as_secs_f64() * 1e3
             ),
             String::new(),
@@ -358,14 +368,18 @@ impl Run<'_> {
     }
 
     /// Runs `work` (method `m`'s trials where `at` says) measuring its memory, and keeps
-    /// the cell; a refusal (an invalid or unsupported combination, too little memory)
-    /// becomes the cell's text, any other error ends the run.
+    /// the cell with the device bytes `needed` by a GPU method (its library estimator, not
+    /// called for a CPU method; an estimate that fails, as a refusal does, is left out); a
+    /// refusal (an invalid or unsupported combination, too little memory) becomes the
+    /// cell's text, any other error ends the run.
     fn measure<T>(
         &mut self,
         at: &At,
         m: &Method<T>,
+        needed: impl FnOnce() -> warpgraph::Result<u64>,
         work: impl FnOnce() -> Result<Vec<Trial>>,
     ) -> Result<()> {
+        let gpu_bytes_needed = if m.on_gpu { needed().ok() } else { None };
         let sampled = match (&self.gpu, at.gpu_base) {
             (Some(gpu), Some(base)) if m.on_gpu => Some((&**gpu, base)),
             _ => None,
@@ -405,6 +419,7 @@ impl Run<'_> {
             kernel_gteps: harmonic_mean_teps(&trials, true).map(|t| t / 1e9),
             trials,
             memory,
+            gpu_bytes_needed,
             refused,
         });
         Ok(())
@@ -545,10 +560,15 @@ impl Run<'_> {
                 "host": "the process's peak resident set (VmHWM) during the cell's runs, the \
                          warm-up included; the mark is reset at the cell's start \
                          (/proc/self/clear_refs) unless host_peak_since_start",
-                "gpu": format!(
-                    "the most device memory in use beyond the free memory before the graph \
-                     went onto the GPU, sampled every {} ms while the cell ran (a lower \
-                     bound; the whole device)",
+                "gpu_bytes_needed": "GPU cells: the device bytes the method allocates (the \
+                         graph, its working memory and result buffers), computed by the \
+                         library's estimator for it from the same plan and figures the \
+                         method checks against free memory before allocating; null on the \
+                         CPU and where the method refuses the graph",
+                "gpu_sampled_peak_bytes": format!(
+                    "GPU cells: the most device memory in use beyond the free memory before \
+                     the graph went onto the GPU, sampled every {} ms while the cell ran (a \
+                     lower bound, often 0 for short runs; the whole device)",
                     GPU_SAMPLE_INTERVAL.as_secs_f64() * 1e3
                 ),
             },
@@ -593,7 +613,8 @@ impl Run<'_> {
                 (true, Some(r)) => r,
                 _ => &mut cpu_runner,
             };
-            self.measure(&at, m, || sssp_trials(g, runner, &algo, &roots))?;
+            let needed = || sssp::cuda::bytes_needed_for(g, &algo);
+            self.measure(&at, m, needed, || sssp_trials(g, runner, &algo, &roots))?;
         }
         self.print_row(label, methods.len(), Metric::Millis);
         Ok(())
@@ -611,8 +632,15 @@ impl Run<'_> {
         trials: usize,
     ) -> Result<()> {
         let at = self.at(experiment, name, g)?;
+        let opts = apsp::ApspOptions::default();
         for m in methods {
-            self.measure(&at, m, || apsp_trials(g, algo, m.what, trials))?;
+            let needed = || match (algo, m.what) {
+                (apsp::Algorithm::Johnson, Backend::Cuda(gpu, _)) => {
+                    apsp::cuda::johnson_bytes(gpu, g, &opts)
+                }
+                _ => apsp::cuda::floyd_warshall_bytes(g, &opts),
+            };
+            self.measure(&at, m, needed, || apsp_trials(g, algo, m.what, trials))?;
         }
         self.print_row(&g.num_vertices().to_string(), methods.len(), Metric::Millis);
         Ok(())
@@ -893,7 +921,8 @@ impl Run<'_> {
                     }
                     _ => &mut cpu_runner,
                 };
-                self.measure(&at, m, || bfs_trials(&g, runner, &roots))?;
+                let needed = || Ok(warpgraph::bfs::cuda::bytes_needed(&g));
+                self.measure(&at, m, needed, || bfs_trials(&g, runner, &roots))?;
             }
             self.print_row(&name, methods.len(), Metric::Gteps);
         }
@@ -967,7 +996,8 @@ impl Run<'_> {
                     None
                 };
                 let algo = m.what.unwrap_or(mst::Algorithm::Boruvka);
-                self.measure(&at, m, || {
+                let needed = || Ok(mst::cuda::bytes_needed(&g));
+                self.measure(&at, m, needed, || {
                     mst_trials(&g, algo, gpu.as_ref(), trials).map(|(t, _)| t)
                 })?;
             }

@@ -260,27 +260,84 @@ struct Edges<'a> {
     drop_loops: bool,
 }
 
-/// The transpose of a CSR: arc `u -> v` becomes `v -> u`, weights kept, rows sorted.
+/// The transpose of a CSR: arc `u -> v` becomes `v -> u`, weights kept; each row lists
+/// its sources ascending, parallel arcs in row order (the rows of `csr` need not be sorted;
+/// every target must be below n).
+///
+/// A stable counting sort, in parallel: the rows are cut into chunks of about equal arcs
+/// (at most one per thread, and fewer on a sparse graph so that the chunks' counters, n
+/// each, stay within the arcs' own size); each chunk counts its arcs per target, a scan
+/// over (target, chunk) gives each chunk its first slot in every row, and each chunk
+/// writes its arcs, rows in order, into its slots.
 pub(super) fn transpose(csr: &Csr) -> Csr {
-    let n = csr.num_vertices();
-    let off = csr.offsets();
-    let mut rows = vec![0u32; csr.targets().len()];
-    let rows_ptr = SharedMut::new(&mut rows);
-    (0..n).into_par_iter().with_min_len(256).for_each(|v| {
-        let (a, b) = (off[v] as usize, off[v + 1] as usize);
-        // SAFETY: rows a..b belong to v alone; `rows` outlives the loop.
-        unsafe { rows_ptr.slice(a, b - a) }.fill(v as u32);
-    });
-    let edges = Edges {
-        n,
-        src: csr.targets(),
-        dst: &rows,
-        undirected: false,
-        drop_loops: false,
-    };
     with_weights!(csr.weights(),
-        w => assemble(&edges, Some(&w[..]), Duplicates::Keep),
-        none => assemble::<i32>(&edges, None, Duplicates::Keep))
+        w => transpose_with(csr, Some(&w[..])),
+        none => transpose_with::<i32>(csr, None))
+}
+
+fn transpose_with<W: Copy + Default + Send + Sync>(csr: &Csr, w: Option<&[W]>) -> Csr
+where
+    Weights: From<Vec<W>>,
+{
+    let n = csr.num_vertices();
+    let (off, tgt) = (csr.offsets(), csr.targets());
+    let m = tgt.len();
+    let chunks = rayon::current_num_threads().min(m / (2 * n.max(1))).max(1);
+    let mut bounds: Vec<usize> = (0..chunks)
+        .map(|c| off.partition_point(|&x| (x as u128) * (chunks as u128) < (c * m) as u128))
+        .map(|r| r.min(n))
+        .collect();
+    bounds.push(n);
+    let arcs = |c: usize| off[bounds[c]] as usize..off[bounds[c + 1]] as usize;
+    let mut cursors: Vec<Vec<u64>> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut h = vec![0u64; n];
+            for &v in &tgt[arcs(c)] {
+                h[v as usize] += 1;
+            }
+            h
+        })
+        .collect();
+    let totals: Vec<u64> = (0..n)
+        .into_par_iter()
+        .map(|v| cursors.iter().map(|h| h[v]).sum())
+        .collect();
+    let offsets = exclusive_scan(&totals);
+    let mut next = offsets[..n].to_vec();
+    for h in &mut cursors {
+        h.par_iter_mut()
+            .zip(next.par_iter_mut())
+            .for_each(|(x, r)| {
+                let first = *r;
+                *r += *x;
+                *x = first;
+            });
+    }
+    let mut targets = vec![0u32; m];
+    let mut weights = w.map(|_| vec![W::default(); m]);
+    let t_out = SharedMut::new(&mut targets);
+    let w_out = weights.as_deref_mut().map(SharedMut::new);
+    cursors.par_iter_mut().enumerate().for_each(|(c, cur)| {
+        for u in bounds[c]..bounds[c + 1] {
+            for k in off[u] as usize..off[u + 1] as usize {
+                let slot = &mut cur[tgt[k] as usize];
+                let p = *slot as usize;
+                *slot += 1;
+                // SAFETY: chunk c owns slots cursors[c][v].. of row v, as many as its arcs
+                // into v (the scan above), so no two writes share p < m; both outputs
+                // outlive the loop.
+                unsafe {
+                    t_out.write(p, u as u32);
+                    if let (Some(wo), Some(w)) = (w_out, w) {
+                        wo.write(p, w[k]);
+                    }
+                }
+            }
+        }
+    });
+    let weights = weights.map_or(Weights::None, Weights::from);
+    Csr::from_raw(offsets.into(), targets.into(), weights)
 }
 
 /// log2 of the vertices per bucket in the partition pass: a bucket's counters fit in L2.
@@ -557,6 +614,58 @@ mod tests {
             w.map_or(Weights::None, |w| Weights::I32(w.into())),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn transpose_of_unsorted_rows_is_stable() {
+        // Rows unsorted, a parallel arc 0 -> 2 twice (weights 5 then 6), a self loop.
+        let csr = Csr::from_raw(
+            vec![0u64, 3, 4, 6].into(),
+            vec![2u32, 1, 2, 2, 0, 2].into(),
+            Weights::I32(vec![5, 1, 6, 7, 8, 9].into()),
+        );
+        let t = csr.transpose();
+        assert_eq!(t.offsets(), &[0, 1, 2, 6]);
+        assert_eq!(t.targets(), &[2, 0, 0, 0, 1, 2]);
+        assert_eq!(t.weights(), &Weights::I32(vec![8, 1, 5, 6, 7, 9].into()));
+        let plain = Csr::from_raw(
+            csr.offsets().to_vec().into(),
+            csr.targets().to_vec().into(),
+            Weights::None,
+        );
+        assert_eq!(plain.transpose().targets(), t.targets());
+        assert_eq!(plain.transpose().weights(), &Weights::None);
+        // Dense enough for a chunk per thread: against a serial transpose.
+        let (n, per_row) = (50usize, 40usize);
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as u32
+        };
+        let targets: Vec<u32> = (0..n * per_row).map(|_| next() % n as u32).collect();
+        let w: Vec<i32> = (0..n * per_row).map(|i| i as i32).collect();
+        let offsets: Vec<u64> = (0..=n).map(|u| (u * per_row) as u64).collect();
+        let mut rows = vec![Vec::new(); n];
+        for u in 0..n {
+            for k in u * per_row..(u + 1) * per_row {
+                rows[targets[k] as usize].push((u as u32, w[k]));
+            }
+        }
+        let big = Csr::from_raw(offsets.into(), targets.into(), Weights::I32(w.into()));
+        let t = big.transpose();
+        let flat: Vec<(u32, i32)> = rows.into_iter().flatten().collect();
+        let Weights::I32(tw) = t.weights() else {
+            panic!("i32 weights")
+        };
+        let got: Vec<(u32, i32)> = t
+            .targets()
+            .iter()
+            .copied()
+            .zip(tw.iter().copied())
+            .collect();
+        assert_eq!(got, flat);
     }
 
     #[test]

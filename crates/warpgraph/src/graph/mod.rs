@@ -137,6 +137,14 @@ impl Csr {
         })
     }
 
+    /// The transpose: row `v` holds an arc `v -> u` for every arc `u -> v`, sources
+    /// ascending, parallel arcs kept with their weights in row order; in parallel (a
+    /// stable counting sort). Rows of `self` need not be sorted, but every target must be
+    /// below the number of rows (it panics otherwise).
+    pub fn transpose(&self) -> Csr {
+        builder::transpose(self)
+    }
+
     /// Checks the CSR invariants (see the module docs), in parallel.
     /// Returns a description of the first violation found.
     pub fn validate(&self) -> std::result::Result<(), String> {
@@ -333,7 +341,7 @@ impl Graph {
         if !self.directed {
             return &self.out;
         }
-        self.incoming.get_or_init(|| builder::transpose(&self.out))
+        self.incoming.get_or_init(|| self.out.transpose())
     }
 
     /// Out-neighbours of `v`, sorted.

@@ -239,6 +239,12 @@ pub(crate) fn floyd_warshall_fits(g: &Graph, opts: &ApspOptions) -> bool {
     crate::memory::check(String::new, floyd_warshall_bytes(g, opts)).is_ok()
 }
 
+/// The side of `g`'s padded matrix and the bytes of its cells (4, 8 or 16), as the run
+/// plans them (the GPU's matrix too).
+pub(crate) fn matrix_shape(g: &Graph) -> Result<(u64, usize)> {
+    Ok((padded(g.num_vertices()), plan(g)?.cell_size()))
+}
+
 fn padded(n: usize) -> u64 {
     (n as u64).div_ceil(T as u64) * T as u64
 }

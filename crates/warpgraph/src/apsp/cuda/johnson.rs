@@ -53,6 +53,36 @@ pub fn johnson(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<f64> {
+    check_options(opts)?;
+    match reweighted(g.out())? {
+        Reweighted::I64(w, h) => {
+            let narrow = narrow_fits(gpu, g.num_vertices(), &w)?
+                .then(|| w.par_iter().map(|&x| x as u32).collect());
+            rows(gpu, g, &w, narrow, h.as_deref(), "i64", sink, progress)
+        }
+        Reweighted::F64(w, h) => rows(gpu, g, &w, None, h.as_deref(), "f64", sink, progress),
+    }
+}
+
+/// Device bytes [`johnson`] allocates for `g` on `gpu` now: the reweighted graph and as
+/// many sources' searches at once as half the free memory holds (at most 4,096, at most
+/// n), by the plan the run itself follows (so it depends on the free memory at the call).
+///
+/// # Errors
+/// As [`johnson`] before its searches: a negative cycle, an overflow, predecessors;
+/// [`Error::Gpu`] for a driver error.
+pub fn johnson_bytes(gpu: &Gpu, g: &Graph, opts: &ApspOptions) -> Result<u64> {
+    check_options(opts)?;
+    let n = g.num_vertices();
+    let narrow = match reweighted(g.out())? {
+        Reweighted::I64(w, _) => narrow_fits(gpu, n, &w)?,
+        Reweighted::F64(..) => false,
+    };
+    Ok(Plan::new(n, g.out().num_arcs(), narrow, gpu.free_bytes()?).bytes())
+}
+
+/// Refuses what the GPU's Johnson does not do (predecessors).
+fn check_options(opts: &ApspOptions) -> Result<()> {
     if opts.predecessors {
         return Err(Error::Unsupported(
             "predecessors from the GPU's johnson are not done yet: use floyd-warshall on the \
@@ -60,13 +90,7 @@ pub fn johnson(
                 .into(),
         ));
     }
-    match reweighted(g.out())? {
-        Reweighted::I64(w, h) => {
-            let narrow = narrow_weights(gpu, g.num_vertices(), &w)?;
-            rows(gpu, g, &w, narrow, h.as_deref(), "i64", sink, progress)
-        }
-        Reweighted::F64(w, h) => rows(gpu, g, &w, None, h.as_deref(), "f64", sink, progress),
-    }
+    Ok(())
 }
 
 /// Bytes of shared memory a block needs to hold a row of `n` 32-bit distances and two
@@ -75,17 +99,56 @@ fn shared_bytes(n: usize) -> u64 {
     4 * n as u64 + 8 * n.div_ceil(32) as u64
 }
 
-/// The reweighted (non-negative) weights as `u32`, when the shared-memory search can take
-/// them: every path sum below `u32::MAX` (`(n - 1) * max weight`) and a row and its
-/// bitmaps within the GPU's shared memory per block; `None` otherwise.
-fn narrow_weights(gpu: &Gpu, n: usize, w: &[i64]) -> Result<Option<Vec<u32>>> {
+/// Whether the shared-memory search can take the reweighted (non-negative) weights `w` as
+/// `u32`: every path sum below `u32::MAX` (`(n - 1) * max weight`) and a row and its
+/// bitmaps within the GPU's shared memory per block.
+fn narrow_fits(gpu: &Gpu, n: usize, w: &[i64]) -> Result<bool> {
     let limit = gpu.max_shared_per_block()?;
     let max = w.par_iter().copied().max().unwrap_or(0);
-    let fits = n > 0
+    Ok(n > 0
         && shared_bytes(n) <= limit
         && (0..=i64::from(u32::MAX)).contains(&max)
-        && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX);
-    Ok(fits.then(|| w.par_iter().map(|&x| x as u32).collect()))
+        && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX))
+}
+
+/// How the batched searches use the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Plan {
+    /// Bytes of the graph: offsets, targets, weights (32-bit with rows in shared memory,
+    /// else the 64-bit distance type) and, for the general kernel, its three flags.
+    graph: u64,
+    /// Bytes per source searched at once: its distances (8n), two lists (8n) and stamps
+    /// (4n); with rows in shared memory, only the 32-bit row that comes back (4n).
+    per_source: u64,
+    /// Sources searched at once: as many as half the free memory left by the graph
+    /// holds, at least 1, at most [`MAX_BATCH`] and n.
+    batch: usize,
+}
+
+impl Plan {
+    /// The plan for `n` vertices and `m` arcs, with rows in shared memory (`narrow`) or
+    /// not, `free` device bytes free before the graph goes up.
+    fn new(n: usize, m: u64, narrow: bool, free: u64) -> Plan {
+        let n64 = n as u64;
+        let graph = 8 * (n64 + 1) + 4 * m + if narrow { 4 * m } else { 8 * m + 12 };
+        let per_source = if narrow { 4 } else { 20 } * n64;
+        let batch = (free.saturating_sub(graph) / 2 / per_source.max(1)) as usize;
+        Plan {
+            graph,
+            per_source,
+            batch: batch.clamp(1, MAX_BATCH.min(n).max(1)),
+        }
+    }
+
+    /// The least that must fit: the graph and one source's search.
+    fn least(&self) -> u64 {
+        self.graph + self.per_source
+    }
+
+    /// What the run allocates: the graph and a batch's searches.
+    fn bytes(&self) -> u64 {
+        self.graph + self.batch as u64 * self.per_source
+    }
 }
 
 /// How the batches search: rows in shared memory with 32-bit distances, or the general
@@ -133,21 +196,17 @@ where
         dist_type: DistType::of(g.weight_type()),
         predecessors: false,
     };
-    let graph_bytes = 8 * (n as u64 + 1) + 12 * m + 4;
-    // Per source: its distances (8n), two lists (8n) and stamps (4n); or, with rows in
-    // shared memory, only the 32-bit row that comes back (4n).
-    let per_source = if narrow.is_some() { 4 } else { 20 } * n as u64;
+    let plan = Plan::new(n, m, narrow.is_some(), gpu.free_bytes()?);
     gpu.check_memory(
         || format!("johnson on {n} vertices (the graph and one source's search)"),
-        graph_bytes + per_source,
+        plan.least(),
     )?;
     sink.begin(&info)?;
     if n == 0 {
         sink.finish()?;
         return Ok(0.0);
     }
-    let free = gpu.free_bytes()?.saturating_sub(graph_bytes) / 2;
-    let batch = ((free / per_source.max(1)) as usize).clamp(1, MAX_BATCH.min(n));
+    let batch = plan.batch;
     let off = gpu.upload(csr.offsets())?;
     let tgt = gpu.upload(csr.targets())?;
     let mut search = match narrow {
@@ -289,4 +348,28 @@ where
     progress.finish();
     sink.finish()?;
     Ok(kernel_seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_by_hand() {
+        // 1,000 vertices, 16,000 arcs, rows in device memory: offsets 8 * 1,001, targets
+        // 4 * 16,000, 64-bit weights 8 * 16,000, three flags; 20 bytes a vertex a source.
+        // A GiB free holds more than n sources at once: all 1,000.
+        let p = Plan::new(1000, 16_000, false, 1 << 30);
+        assert_eq!((p.graph, p.per_source, p.batch), (200_020, 20_000, 1000));
+        assert_eq!(p.bytes(), 200_020 + 1000 * 20_000);
+        assert_eq!(p.least(), 220_020);
+        // Rows in shared memory: 32-bit weights, 4 bytes a vertex a source; 2 MB free
+        // holds (2,000,000 - 136,008) / 2 / 4,000 = 232 sources.
+        let p = Plan::new(1000, 16_000, true, 2_000_000);
+        assert_eq!((p.graph, p.per_source, p.batch), (136_008, 4000, 232));
+        assert_eq!(p.bytes(), 136_008 + 232 * 4000);
+        // Nothing free: one source at a time; no vertex: no panic.
+        assert_eq!(Plan::new(1000, 16_000, false, 0).batch, 1);
+        assert_eq!(Plan::new(0, 0, false, 1 << 30).batch, 1);
+    }
 }

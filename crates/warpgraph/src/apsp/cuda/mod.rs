@@ -25,7 +25,7 @@
 
 mod johnson;
 
-pub use johnson::johnson;
+pub use johnson::{johnson, johnson_bytes};
 
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ use cudarc::driver::{
 };
 use cudarc::nccl::NcclType;
 
-use super::cpu::floyd_warshall::{floyd_warshall_by, Matrix, Work};
+use super::cpu::floyd_warshall::{floyd_warshall_by, matrix_shape, Matrix, Work};
 use super::{ApspOptions, RowSink};
 use crate::cuda::team::{nccl_err, Member, TeamSpec};
 use crate::cuda::{gpu_err, Gpu, KernelSource};
@@ -172,11 +172,7 @@ fn run(
                 work.pred,
                 dims,
             ),
-            Matrix::I128 => Err(Error::Unsupported(
-                "these weights need 128-bit sums, which the GPU Floyd-Warshall does not do: \
-                 run it on the CPU (--device cpu)"
-                    .into(),
-            )),
+            Matrix::I128 => Err(needs_128_bits()),
         }?;
         kernel_seconds = seconds;
         Ok(cycle)
@@ -236,6 +232,47 @@ fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
     Ok((cycle, seconds))
 }
 
+/// Device bytes [`floyd_warshall`] allocates for `g` with `opts` (any variant): the
+/// padded matrix in the CPU plan's cell type (the same plan the run follows), the
+/// predecessors when asked for (else a one-word placeholder), and the cycle flag.
+///
+/// # Errors
+/// [`Error::Unsupported`] for weights that need 128-bit sums; [`Error::Overflow`] as
+/// [`floyd_warshall`].
+///
+/// ```
+/// use warpgraph::apsp::{cuda::floyd_warshall_bytes, ApspOptions};
+/// // 100 vertices pad to 128; unit weights fit i32 cells: 128^2 * 4 bytes, 4 + 4 more.
+/// let g = warpgraph::Graph::empty(100, true);
+/// assert_eq!(floyd_warshall_bytes(&g, &ApspOptions::default()).unwrap(), 128 * 128 * 4 + 8);
+/// ```
+pub fn floyd_warshall_bytes(g: &Graph, opts: &ApspOptions) -> Result<u64> {
+    match matrix_shape(g)? {
+        (_, 16) => Err(needs_128_bits()),
+        (big, cell) => Ok(matrix_bytes(big, cell as u64, opts.predecessors)),
+    }
+}
+
+/// Device bytes of a `big` x `big` matrix of `cell`-byte cells, its predecessors (`pred`;
+/// else a placeholder word) and the cycle flag.
+fn matrix_bytes(big: u64, cell: u64, pred: bool) -> u64 {
+    let cells = big.saturating_mul(big);
+    let pred = if pred { cells.saturating_mul(4) } else { 4 };
+    cells
+        .saturating_mul(cell)
+        .saturating_add(pred)
+        .saturating_add(4)
+}
+
+/// The refusal of weights whose sums need 128 bits.
+fn needs_128_bits() -> Error {
+    Error::Unsupported(
+        "these weights need 128-bit sums, which the GPU Floyd-Warshall does not do: run it \
+         on the CPU (--device cpu)"
+            .into(),
+    )
+}
+
 /// `fw-tuned` is `fw-blocked` where its third phase does not apply.
 fn blocked(v: FwVariant) -> FwVariant {
     match v {
@@ -271,11 +308,14 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
 ) -> Result<(Option<usize>, f64)> {
     let rows = d.len() / big.max(1);
     let first_row = share.map_or(0, |s| s.rows[s.member.rank].start);
-    let cell = std::mem::size_of::<C>() as u64 + if pred.is_some() { 4 } else { 0 };
-    let pivot_bytes = if share.is_some() {
-        cell * (TILE as u64) * big as u64
-    } else {
-        0
+    let cell = std::mem::size_of::<C>() as u64;
+    let needed = match share {
+        None => matrix_bytes(big as u64, cell, pred.is_some()),
+        // This rank's rows and the broadcast pivot rows (cells and predecessors).
+        Some(_) => {
+            let per = cell + if pred.is_some() { 4 } else { 0 };
+            (rows as u64 + TILE as u64) * big as u64 * per + 8
+        }
     };
     let made = gpu.check_memory(
         || match share {
@@ -288,7 +328,7 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 first_row + rows
             ),
         },
-        rows as u64 * big as u64 * cell + pivot_bytes,
+        needed,
     );
     if let Some(s) = share {
         // No rank may wait in a broadcast for one that could not allocate.

@@ -60,7 +60,7 @@ use super::cpu::{self, ArcWeights, Unit};
 use super::{Algorithm, Delta, ShortestPaths, SsspResult};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
-use crate::graph::{Distance, Graph, VertexId, Weights};
+use crate::graph::{Csr, Distance, Graph, VertexId, Weights};
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -218,17 +218,74 @@ pub struct GpuSssp {
 
 /// Device bytes a search of `g` needs: the CSR with its weights, two distance vectors,
 /// stamps, parents, three lists of n vertices, the counters and Dijkstra's block minima
-/// (12 bytes for each of up to 1,024 blocks). (The SpMV variants add
-/// the incoming arcs of a directed graph, and the ELL layout; they check before they
-/// allocate.)
+/// (12 bytes for each of up to 1,024 blocks). What [`GpuSssp::new`] checks against the free
+/// memory before it allocates; the SpMV variants and delta-stepping add to it
+/// ([`bytes_needed_for`]).
+///
+/// ```
+/// use warpgraph::{BuildOptions, EdgeList, Weights};
+/// // 3 vertices, 2 arcs with i32 weights: the CSR 8 * 4 + 8 * 2, the per-vertex state
+/// // 36 * 3, the counters 256 and the block minima 12 * 1024.
+/// let e = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::I32(vec![5, 7].into())).unwrap();
+/// let g = e.build(&BuildOptions::default()).unwrap();
+/// assert_eq!(warpgraph::sssp::cuda::bytes_needed(&g), 48 + 108 + 256 + 12 * 1024);
+/// ```
 pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
-    let m = g.out().num_arcs();
-    let wbytes = match g.out().weights() {
+    csr_bytes(g.out()) + 16 * n + 4 * n * 5 + 4 * 64 + 12 * 1024
+}
+
+/// Device bytes a search of `g` by `algorithm` holds once it ran: [`bytes_needed`], plus
+/// delta-stepping's request layout (8 bytes for each of n + 1 vertices), plus for the SpMV
+/// variants the incoming arcs of a directed graph and, for `spmv-ell`, the padded ELL
+/// layout. The same figures the search checks against the free memory before it
+/// allocates them.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] where `spmv-ell` refuses the graph (its padding explodes).
+pub fn bytes_needed_for(g: &Graph, algorithm: &Algorithm) -> Result<u64> {
+    let extra = match algorithm {
+        Algorithm::DeltaStepping(_) => requests_bytes(g.num_vertices() as u64),
+        Algorithm::SpmvCsr => incoming_bytes(g),
+        Algorithm::SpmvEll => incoming_bytes(g) + ell_bytes(g)?,
+        _ => 0,
+    };
+    Ok(bytes_needed(g) + extra)
+}
+
+/// Bytes of one arc's weight on the device (4 for unweighted graphs: a placeholder array).
+fn weight_bytes(w: &Weights) -> u64 {
+    match w {
         Weights::None | Weights::I32(_) | Weights::F32(_) => 4,
         Weights::I64(_) | Weights::F64(_) => 8,
-    };
-    8 * (n + 1) + (4 + wbytes) * m + 16 * n + 4 * n * 5 + 4 * 64 + 12 * 1024
+    }
+}
+
+/// Device bytes of `csr` uploaded: offsets, targets and weights.
+fn csr_bytes(csr: &Csr) -> u64 {
+    8 * (csr.num_vertices() as u64 + 1) + (4 + weight_bytes(csr.weights())) * csr.num_arcs()
+}
+
+/// Device bytes of the incoming arcs the SpMV variants upload for a directed graph (an
+/// undirected one uses its out-arcs: none).
+fn incoming_bytes(g: &Graph) -> u64 {
+    if g.is_directed() {
+        csr_bytes(g.incoming())
+    } else {
+        0
+    }
+}
+
+/// Device bytes of `spmv-ell`'s layout of the incoming arcs (an index and a weight per
+/// entry, padding included), or its refusal.
+fn ell_bytes(g: &Graph) -> Result<u64> {
+    let inc = g.incoming();
+    Ok((4 + weight_bytes(inc.weights())) * cpu::ell_plan(inc)? as u64)
+}
+
+/// Device bytes of delta-stepping's request layout for `n` vertices.
+fn requests_bytes(n: u64) -> u64 {
+    8 * (n + 1)
 }
 
 impl GpuSssp {
@@ -565,15 +622,11 @@ impl GpuSssp {
     /// directed graph; with `ell`, the ELL layout (refused where the padding explodes).
     fn prepare_spmv(&mut self, g: &Graph, ell: bool) -> Result<()> {
         let inc = g.incoming();
-        let wbytes = |w: &Weights| match w {
-            Weights::I64(_) | Weights::F64(_) => 8,
-            _ => 4,
-        };
         if g.is_directed() && self.incoming.is_none() {
             let m = inc.num_arcs();
             self.gpu.check_memory(
                 || format!("the incoming arcs ({m}) for the SpMV products"),
-                8 * (u64::from(self.n) + 1) + (4 + wbytes(inc.weights())) * m,
+                incoming_bytes(g),
             )?;
             let (w, _) =
                 DeviceWeights::upload(&self.gpu, inc.weights(), inc.targets().len(), None)?;
@@ -584,10 +637,9 @@ impl GpuSssp {
             ));
         }
         if ell && self.ell.is_none() {
-            let entries = cpu::ell_plan(inc)? as u64;
             self.gpu.check_memory(
-                || format!("the ELL layout ({entries} entries)"),
-                (4 + wbytes(inc.weights())) * entries,
+                || "the ELL layout of the incoming arcs".into(),
+                ell_bytes(g)?,
             )?;
             let layout = cpu::ell(inc)?;
             let (w, _) = DeviceWeights::upload(&self.gpu, inc.weights(), 0, Some(&layout.arc))?;
@@ -738,7 +790,7 @@ impl GpuSssp {
         if self.reqidx.is_none() {
             self.gpu.check_memory(
                 || format!("delta-stepping's request layout ({} entries)", n + 1),
-                8 * (n + 1),
+                requests_bytes(n),
             )?;
             self.reqidx = Some(self.gpu.zeros(self.n as usize + 1)?);
         }
