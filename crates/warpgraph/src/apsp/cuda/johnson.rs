@@ -106,7 +106,8 @@ fn narrow_fits(gpu: &Gpu, n: usize, w: &[i64]) -> Result<bool> {
     let limit = gpu.max_shared_per_block()?;
     let max = w.par_iter().copied().max().unwrap_or(0);
     Ok(n > 0
-        && shared_bytes(n) <= limit
+        // (a kilobyte left for the kernel's own static shared memory)
+        && shared_bytes(n) + 1024 <= limit
         && (0..=i64::from(u32::MAX)).contains(&max)
         && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX))
 }
@@ -213,9 +214,16 @@ where
         Some(w32) => {
             let f = gpu.function(&KERNELS, "sssp_batch_shared_u32")?;
             let bytes = shared_bytes(n) as u32;
+            // The function is shared by every thread of the process: allow it the GPU's
+            // whole opt-in shared memory (a run's own size could race with another's
+            // smaller one and fail its launch), and launch with what this n needs.
+            let fixed = f
+                .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+                .map_err(gpu_err)?;
+            let most = gpu.max_shared_per_block()?.min(i32::MAX as u64) as i32 - fixed;
             f.set_attribute(
                 CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                bytes as i32,
+                most,
             )
             .map_err(gpu_err)?;
             Search::Shared {
