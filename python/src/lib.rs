@@ -48,7 +48,7 @@ pub(crate) fn to_py(e: warpgraph::Error) -> PyErr {
     let msg = e.to_string();
     match e {
         E::NegativeCycle { cycle, .. } => NegativeCycle::new_err((msg, cycle)),
-        E::NoGpu(_) | E::Gpu(_) => GpuError::new_err(msg),
+        E::NoGpu(_) | E::Gpu(_) | E::Nccl(_) => GpuError::new_err(msg),
         E::Io { .. } => PyOSError::new_err(msg),
         E::OutOfMemory { .. } => PyMemoryError::new_err(msg),
         E::Overflow(_) | E::TooLarge { .. } => PyOverflowError::new_err(msg),
