@@ -409,8 +409,6 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 block_dim: (TILE, TILE, 1),
                 shared_mem_bytes: 0,
             };
-            // A null pointer: one GPU reads the pivot rows from the matrix itself.
-            let null = 0u64;
             for kb in 0..tiles {
                 let pivot_row = (kb * TILE) as usize;
                 let owner = share.map(|s| {
@@ -439,23 +437,16 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 }
                 // Phase 2: the pivot rows' tiles on their owner (with the column tiles
                 // in the same launch on one GPU).
-                let ybase = 0u32;
                 if mine {
                     let parts = if share.is_none() { 2 } else { 1 };
-                    let mut b = stream.launch_builder(&p2);
-                    b.arg(&mut dd)
-                        .arg(&mut pp)
-                        .arg(&has_pred)
-                        .arg(&big32)
-                        .arg(&kb)
-                        .arg(&thr)
-                        .arg(&t0)
-                        .arg(&ybase)
-                        .arg(&null)
-                        .arg(&null);
-                    // SAFETY: matches fw_phase2_*; tiles inside d as above; with null
-                    // pivot pointers the pivot rows are d's own.
-                    unsafe { b.launch(cfg(tiles, parts)) }.map_err(gpu_err)?;
+                    phase2(
+                        &stream,
+                        &p2,
+                        (&mut dd, &mut pp),
+                        (has_pred, big32, kb, thr, t0),
+                        None,
+                        (0, tiles, parts),
+                    )?;
                 }
                 let Some(s) = share else {
                     // One GPU: phase 3 over the whole matrix.
@@ -491,21 +482,14 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 if local_tiles == 0 {
                     continue;
                 }
-                let ybase = 1u32;
-                let mut b = stream.launch_builder(&p2);
-                b.arg(&mut dd)
-                    .arg(&mut pp)
-                    .arg(&has_pred)
-                    .arg(&big32)
-                    .arg(&kb)
-                    .arg(&thr)
-                    .arg(&t0)
-                    .arg(&ybase)
-                    .arg(&*pc)
-                    .arg(&*pq);
-                // SAFETY: matches fw_phase2_*: column tiles of this GPU's local_tiles
-                // tile rows; the pivot rows hold TILE x big cells (and predecessors).
-                unsafe { b.launch(cfg(local_tiles, 1)) }.map_err(gpu_err)?;
+                phase2(
+                    &stream,
+                    &p2,
+                    (&mut dd, &mut pp),
+                    (has_pred, big32, kb, thr, t0),
+                    Some((&*pc, &*pq)),
+                    (1, local_tiles, 1),
+                )?;
                 phase3(
                     &stream,
                     (&p3, p3_tuned.as_ref()),
@@ -526,6 +510,44 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     let mut c = [0u32];
     gpu.download_into(&cycle, &mut c)?;
     Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+}
+
+/// Phase 2 of round `kb`: `parts` parts from `first` (0: the pivot rows' tiles, 1: the
+/// column tiles of this GPU's rows), `tiles` tiles each; `piv` is the broadcast pivot rows
+/// of a team (`None`: read from the matrix).
+#[allow(clippy::type_complexity)]
+fn phase2<C: DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    kernel: &CudaFunction,
+    (dd, pp): (&mut CudaSlice<C>, &mut CudaSlice<u32>),
+    (has_pred, big, kb, thr, t0): (u32, u32, u32, C, u32),
+    piv: Option<(&CudaSlice<C>, &CudaSlice<u32>)>,
+    (first, tiles, parts): (u32, u32, u32),
+) -> Result<()> {
+    let null = 0u64;
+    let mut b = stream.launch_builder(kernel);
+    b.arg(dd)
+        .arg(pp)
+        .arg(&has_pred)
+        .arg(&big)
+        .arg(&kb)
+        .arg(&thr)
+        .arg(&t0)
+        .arg(&first);
+    match piv {
+        Some((pc, pq)) => b.arg(pc).arg(pq),
+        None => b.arg(&null).arg(&null),
+    };
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (tiles, parts, 1),
+        block_dim: (TILE, TILE, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: matches fw_phase2_*(d, p, pred, big, kb, thr, t0, ybase, piv, ppiv): the
+    // tiles lie inside this GPU's rows (the pivot rows' on their owner); the pivot rows,
+    // d's own when null, hold TILE x big cells (and predecessors).
+    unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+    Ok(())
 }
 
 /// Phase 3 of round `kb` over this GPU's `local_tiles` tile rows (of `tiles` tiles a
