@@ -143,6 +143,35 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of `trials` of `algorithm` on `device` over `g` (named `graph`), its
+    /// summaries filled in ([`Report::finish`]).
+    pub fn new(
+        problem: &str,
+        algorithm: &str,
+        device: String,
+        (g, graph): (&Graph, &str),
+        trials: Vec<Trial>,
+        setup_seconds: Option<f64>,
+    ) -> Report {
+        let mut r = Report {
+            problem: problem.into(),
+            algorithm: algorithm.into(),
+            device,
+            graph: graph.into(),
+            vertices: g.num_vertices() as u64,
+            edges: g.num_edges(),
+            trials,
+            setup_seconds,
+            summary: None,
+            kernel_summary: None,
+            median_teps: None,
+            harmonic_mean_teps: None,
+            kernel_harmonic_mean_teps: None,
+        };
+        r.finish();
+        r
+    }
+
     /// Fills `summary` and `median_teps` from the trials.
     pub fn finish(&mut self) {
         let times: Vec<f64> = self.trials.iter().map(|t| t.seconds).collect();

@@ -149,22 +149,14 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Apsp => bench_apsp(&g, device, &args)?,
         Problem::ExtractMin | Problem::Reproduce => unreachable!("returned above"),
     };
-    let mut report = Report {
-        problem: format!("{:?}", args.problem).to_lowercase(),
-        algorithm,
-        device: device.describe(),
-        graph: graph_name,
-        vertices: g.num_vertices() as u64,
-        edges: g.num_edges(),
+    let report = Report::new(
+        &format!("{:?}", args.problem).to_lowercase(),
+        &algorithm,
+        device.describe(),
+        (&g, &graph_name),
         trials,
         setup_seconds,
-        summary: None,
-        kernel_summary: None,
-        median_teps: None,
-        harmonic_mean_teps: None,
-        kernel_harmonic_mean_teps: None,
-    };
-    report.finish();
+    );
     if let Some(path) = &args.json_out {
         std::fs::write(path, serde_json::to_string_pretty(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;

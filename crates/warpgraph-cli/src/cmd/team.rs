@@ -218,7 +218,7 @@ impl warpgraph::apsp::RowSink for ChecksumSink {
     }
 }
 
-/// A finished report of `trials`.
+/// A finished report of `trials` (BFS or APSP by the algorithm's name).
 fn report(
     g: &Graph,
     graph_name: &str,
@@ -227,28 +227,19 @@ fn report(
     trials: Vec<Trial>,
     setup: f64,
 ) -> Report {
-    let mut r = Report {
-        problem: if algorithm.starts_with("bfs") {
-            "bfs"
-        } else {
-            "apsp"
-        }
-        .into(),
-        algorithm: algorithm.into(),
-        device,
-        graph: graph_name.into(),
-        vertices: g.num_vertices() as u64,
-        edges: g.num_edges(),
-        trials,
-        setup_seconds: Some(setup),
-        summary: None,
-        kernel_summary: None,
-        median_teps: None,
-        harmonic_mean_teps: None,
-        kernel_harmonic_mean_teps: None,
+    let problem = if algorithm.starts_with("bfs") {
+        "bfs"
+    } else {
+        "apsp"
     };
-    r.finish();
-    r
+    Report::new(
+        problem,
+        algorithm,
+        device,
+        (g, graph_name),
+        trials,
+        Some(setup),
+    )
 }
 
 /// The scaling table: per row the medians (kernels and end to end), the rate and the

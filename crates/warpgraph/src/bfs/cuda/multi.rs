@@ -373,6 +373,7 @@ impl RankState {
         let mut counts = [0u64; 2];
         // The frontier before this one (Beamer: back to top-down only while shrinking).
         let mut prev_nf = 0u64;
+        let trace = m.rank == 0 && std::env::var_os("WARPGRAPH_TRACE").is_some();
         while nf > 0 {
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
@@ -402,7 +403,7 @@ impl RankState {
             gpu.download_into(&self.stats, &mut counts)?;
             (nf, mf) = (counts[0], counts[1]);
             level += 1;
-            if std::env::var_os("WARPGRAPH_TRACE").is_some() && m.rank == 0 {
+            if trace {
                 eprintln!(
                     "level {level:>4} {} found {nf} vertices, {mf} arcs",
                     if bottom_up { "bottom-up" } else { "top-down " }
