@@ -13,7 +13,7 @@ use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
 use warpgraph::sssp::cuda::extract_min::GpuExtractMin;
 use warpgraph::sssp::cuda::{GpuSssp, EXTRACT_MIN_THREADS, EXTRACT_MIN_THREADS_DEFAULT};
 use warpgraph::sssp::extract_min::{loop_min, study, StudyOptions};
-use warpgraph::sssp::{self, verify, Algorithm, Delta, SsspResult};
+use warpgraph::sssp::{self, verify, Algorithm, Delta, Potentials, SsspResult};
 use warpgraph::{EdgeList, Error, Weights};
 
 /// Every variant on one upload of the case's graph, each checked against the oracle;
@@ -33,6 +33,41 @@ fn check_gpu(c: &Case) -> Result<(), TestCaseError> {
             search.set_extract_min_threads(threads).unwrap();
             check_case_with(c, &a, true, |g, s, a| search.run(g, s, a).map(|r| r.0))?;
         }
+    }
+    Ok(())
+}
+
+/// [`GpuSssp::potentials`] against the oracle from a virtual source.
+fn check_potentials(c: &Case) -> Result<(), TestCaseError> {
+    let Some(gpu) = common::gpu() else {
+        return Ok(());
+    };
+    let g = c.graph();
+    let mut arcs = c.arcs();
+    arcs.extend((0..c.n).map(|v| (c.n, v, 0)));
+    let got = GpuSssp::new(&gpu, &g).unwrap().potentials(&g).map(|r| r.0);
+    match (oracle(c.n + 1, &arcs, c.n), got) {
+        (Truth::NegativeCycle, Err(Error::NegativeCycle { cycle, .. })) => {
+            // The cycle the CPU names from the same virtual source.
+            let cpu = match g.out().weights() {
+                Weights::F32(w) => sssp::cpu::bellman_ford_potentials(g.out(), &w[..]).err(),
+                Weights::F64(w) => sssp::cpu::bellman_ford_potentials(g.out(), &w[..]).err(),
+                Weights::I32(w) => sssp::cpu::bellman_ford_potentials(g.out(), &w[..]).err(),
+                Weights::I64(w) => sssp::cpu::bellman_ford_potentials(g.out(), &w[..]).err(),
+                Weights::None => None,
+            };
+            let same =
+                matches!(cpu, Some(Error::NegativeCycle { cycle: ref c2, .. }) if *c2 == cycle);
+            prop_assert!(same, "the CPU names another cycle: {:?}", cpu);
+        }
+        (Truth::Dist(want), Ok(h)) => {
+            let got: Vec<Option<i128>> = match h {
+                Potentials::Int(h) => h.iter().map(|&x| Some(i128::from(x))).collect(),
+                Potentials::Float(h) => h.iter().map(|&x| Some((x * c.unit()) as i128)).collect(),
+            };
+            prop_assert_eq!(got, want[..c.n].to_vec());
+        }
+        (want, got) => prop_assert!(false, "oracle {want:?}, GPU {got:?}"),
     }
     Ok(())
 }
@@ -57,6 +92,14 @@ proptest! {
     #[test]
     fn mixed_weights_every_gpu_variant(c in arb_case(-3, 8)) {
         check_gpu(&c)?;
+    }
+
+    /// Johnson's potentials on the GPU: the textbook Bellman-Ford from an added vertex
+    /// with an arc of weight 0 to every vertex, or the negative cycle (anywhere) that the
+    /// CPU's Bellman-Ford names too.
+    #[test]
+    fn potentials_match_a_virtual_source(c in arb_case(-4, 8)) {
+        check_potentials(&c)?;
     }
 }
 

@@ -90,6 +90,17 @@ pub enum SsspResult {
     Float(ShortestPaths<f64>),
 }
 
+/// Johnson's potentials whichever the weight type: `h(v)`, the shortest distance to `v`
+/// from a virtual source joined to every vertex by an arc of weight 0 (so `h(v) <= 0`), as
+/// [`cpu::bellman_ford_potentials`] and [`cuda::GpuSssp::potentials`] find them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Potentials {
+    /// `i64` potentials (`i32`, `i64` or no weights).
+    Int(Vec<i64>),
+    /// `f64` potentials (`f32` or `f64` weights).
+    Float(Vec<f64>),
+}
+
 impl SsspResult {
     /// The source vertex.
     pub fn source(&self) -> VertexId {

@@ -30,6 +30,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weight, NO_VERTEX};
 use crate::progress::{NoProgress, Progress};
 use crate::sssp::cpu::{bellman_ford_potentials, dijkstra_with, ArcWeights, Unit};
+use crate::sssp::Potentials;
 use crate::with_weights;
 
 /// Bytes of distances per row block.
@@ -168,30 +169,34 @@ pub(crate) enum Reweighted {
     F64(Vec<f64>, Option<Vec<f64>>),
 }
 
-/// [`Reweighted`] for `csr`.
+/// Where [`reweighted`] takes the potentials from when a weight is negative (the GPU's
+/// Bellman-Ford): called at most once.
+pub(crate) type PotentialsFrom<'a> = &'a mut dyn FnMut() -> Result<Potentials>;
+
+/// [`Reweighted`] for `csr`, with the potentials from `from`.
 ///
 /// # Errors
-/// [`Error::NegativeCycle`] (a real one) and [`Error::Overflow`], as [`johnson`].
-pub(crate) fn reweighted(csr: &Csr) -> Result<Reweighted> {
+/// [`Error::Overflow`], as [`johnson`]; those of `from` ([`Error::NegativeCycle`]).
+pub(crate) fn reweighted(csr: &Csr, from: PotentialsFrom<'_>) -> Result<Reweighted> {
     /// The weights and, when reweighted, the potentials.
     type Pair<D> = (Vec<D>, Option<Vec<D>>);
-    fn typed<W: Weight>(csr: &Csr, ws: &[W]) -> Result<Pair<W::Dist>>
+    fn typed<W: Weight>(csr: &Csr, ws: &[W], from: PotentialsFrom<'_>) -> Result<Pair<W::Dist>>
     where
         W::Dist: Unweight,
     {
         if !ws.par_iter().any(|w| w.to_f64() < 0.0) {
             return Ok((ws.par_iter().map(|w| w.to_dist()).collect(), None));
         }
-        let h = bellman_ford_potentials(csr, ws)?;
+        let h = W::Dist::potentials(from()?)?;
         Ok((reweight(csr, ws, &h)?, Some(h)))
     }
     use crate::graph::Weights;
     Ok(match csr.weights() {
         Weights::None => Reweighted::I64(vec![1; csr.targets().len()], None),
-        Weights::I32(w) => typed(csr, w).map(|(w, h)| Reweighted::I64(w, h))?,
-        Weights::I64(w) => typed(csr, w).map(|(w, h)| Reweighted::I64(w, h))?,
-        Weights::F32(w) => typed(csr, w).map(|(w, h)| Reweighted::F64(w, h))?,
-        Weights::F64(w) => typed(csr, w).map(|(w, h)| Reweighted::F64(w, h))?,
+        Weights::I32(w) => typed(csr, w, from).map(|(w, h)| Reweighted::I64(w, h))?,
+        Weights::I64(w) => typed(csr, w, from).map(|(w, h)| Reweighted::I64(w, h))?,
+        Weights::F32(w) => typed(csr, w, from).map(|(w, h)| Reweighted::F64(w, h))?,
+        Weights::F64(w) => typed(csr, w, from).map(|(w, h)| Reweighted::F64(w, h))?,
     })
 }
 
@@ -252,6 +257,13 @@ pub(crate) trait Unweight: Distance {
     fn unweight(d: Self, hs: Self, ht: Self) -> Option<Self>;
     /// Rows of this type as [`Dists`].
     fn dists(rows: &[Self]) -> Dists<'_>;
+    /// The potentials when they are of this type.
+    fn potentials(h: Potentials) -> Result<Vec<Self>>;
+}
+
+/// The error for potentials of the other distance type than the weights'.
+fn potentials_mismatch() -> Error {
+    Error::InvalidArgument("potentials of another distance type than the weights'".into())
 }
 
 impl Unweight for i64 {
@@ -266,6 +278,12 @@ impl Unweight for i64 {
     fn dists(rows: &[i64]) -> Dists<'_> {
         Dists::I64(rows)
     }
+    fn potentials(h: Potentials) -> Result<Vec<i64>> {
+        match h {
+            Potentials::Int(h) => Ok(h),
+            Potentials::Float(_) => Err(potentials_mismatch()),
+        }
+    }
 }
 
 impl Unweight for f64 {
@@ -277,6 +295,12 @@ impl Unweight for f64 {
     }
     fn dists(rows: &[f64]) -> Dists<'_> {
         Dists::F64(rows)
+    }
+    fn potentials(h: Potentials) -> Result<Vec<f64>> {
+        match h {
+            Potentials::Float(h) => Ok(h),
+            Potentials::Int(_) => Err(potentials_mismatch()),
+        }
     }
 }
 

@@ -4,9 +4,11 @@
 //! predecessors), rows streamed into a [`RowSink`] batch by batch, so the n x n result
 //! never has to exist whole on the GPU or the host.
 //!
-//! **Method**: the CPU's Bellman-Ford from a virtual source gives the potentials (and
-//! names a negative cycle) and reweights every arc to `w + h(u) - h(v) >= 0` (skipped
-//! without a negative weight); the reweighted graph goes to the GPU once; then batches of
+//! **Method**: with a negative weight, the GPU's work-list Bellman-Ford from a virtual
+//! source joined to every vertex ([`GpuSssp::potentials`]; a negative cycle it proves is
+//! named by the CPU's, as the CPU backend names it) gives the potentials, and the host
+//! reweights every arc to `w + h(u) - h(v) >= 0` (checked, in parallel); the reweighted
+//! graph goes to the GPU once; then batches of
 //! sources run at once, one block per source, label-correcting (kernels in
 //! `sssp/cuda/sssp.cu`). Where the reweighted weights are integers whose every path sum
 //! fits 32 bits and a row of 32-bit distances with two frontier bitmaps fits a block's
@@ -31,7 +33,8 @@ use crate::cuda::{gpu_err, launch_config, Gpu};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
-use crate::sssp::cuda::KERNELS;
+use crate::sssp::cuda::{GpuSssp, KERNELS};
+use crate::sssp::Potentials;
 
 /// Threads per source (the general kernel).
 const THREADS: u32 = 256;
@@ -54,31 +57,56 @@ pub fn johnson(
     progress: &dyn Progress,
 ) -> Result<f64> {
     check_options(opts)?;
-    match reweighted(g.out())? {
+    let (r, potentials_seconds) = reweighted_on(gpu, g)?;
+    let searches = match r {
         Reweighted::I64(w, h) => {
             let narrow = narrow_fits(gpu, g.num_vertices(), &w)?
                 .then(|| w.par_iter().map(|&x| x as u32).collect());
             rows(gpu, g, &w, narrow, h.as_deref(), "i64", sink, progress)
         }
         Reweighted::F64(w, h) => rows(gpu, g, &w, None, h.as_deref(), "f64", sink, progress),
-    }
+    }?;
+    Ok(potentials_seconds + searches)
 }
 
-/// Device bytes [`johnson`] allocates for `g` on `gpu` now: the reweighted graph and as
-/// many sources' searches at once as half the free memory holds (at most 4,096, at most
-/// n), by the plan the run itself follows (so it depends on the free memory at the call).
+/// The weights the searches run on ([`reweighted`]), the potentials (with a negative
+/// weight) from the GPU's Bellman-Ford ([`GpuSssp::potentials`]: the original graph goes
+/// up, and its memory is freed before the searches' graph goes up); and the seconds that
+/// Bellman-Ford's kernels took.
+fn reweighted_on(gpu: &Arc<Gpu>, g: &Graph) -> Result<(Reweighted, f64)> {
+    let mut seconds = 0.0;
+    let mut from = || -> Result<Potentials> {
+        let mut search = GpuSssp::new(gpu, g)?;
+        let (h, times) = search.potentials(g)?;
+        seconds = times.kernel_seconds;
+        Ok(h)
+    };
+    let r = reweighted(g.out(), &mut from)?;
+    Ok((r, seconds))
+}
+
+/// Device bytes [`johnson`] allocates for `g` on `gpu` now, at its peak: the reweighted
+/// graph and as many sources' searches at once as half the free memory holds (at most
+/// 4,096, at most n), by the plan the run itself follows (so it depends on the free memory
+/// at the call); or, if more, Bellman-Ford's for the potentials (with a negative weight;
+/// it runs first, so this call runs it too).
 ///
 /// # Errors
 /// As [`johnson`] before its searches: a negative cycle, an overflow, predecessors;
 /// [`Error::Gpu`] for a driver error.
-pub fn johnson_bytes(gpu: &Gpu, g: &Graph, opts: &ApspOptions) -> Result<u64> {
+pub fn johnson_bytes(gpu: &Arc<Gpu>, g: &Graph, opts: &ApspOptions) -> Result<u64> {
     check_options(opts)?;
     let n = g.num_vertices();
-    let narrow = match reweighted(g.out())? {
-        Reweighted::I64(w, _) => narrow_fits(gpu, n, &w)?,
-        Reweighted::F64(..) => false,
+    let (narrow, negative) = match reweighted_on(gpu, g)?.0 {
+        Reweighted::I64(w, h) => (narrow_fits(gpu, n, &w)?, h.is_some()),
+        Reweighted::F64(_, h) => (false, h.is_some()),
     };
-    Ok(Plan::new(n, g.out().num_arcs(), narrow, gpu.free_bytes()?).bytes())
+    let searches = Plan::new(n, g.out().num_arcs(), narrow, gpu.free_bytes()?).bytes();
+    // Bellman-Ford's memory is freed before the searches allocate theirs.
+    Ok(match negative {
+        true => searches.max(crate::sssp::cuda::bytes_needed(g)),
+        false => searches,
+    })
 }
 
 /// Refuses what the GPU's Johnson does not do (predecessors).

@@ -32,7 +32,7 @@ pub use bellman_ford_queue::bellman_ford_queue;
 pub use delta_stepping::delta_stepping;
 pub use dijkstra::dijkstra;
 
-pub(crate) use bellman_ford::bellman_ford_with;
+pub(crate) use bellman_ford::{bellman_ford_with, potentials_with};
 pub(crate) use bellman_ford_queue::bellman_ford_queue_with;
 pub(crate) use delta_stepping::delta_stepping_with;
 pub(crate) use delta_stepping::resolve_delta;

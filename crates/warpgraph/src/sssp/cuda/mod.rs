@@ -57,7 +57,7 @@ use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
 use rayon::prelude::*;
 
 use super::cpu::{self, ArcWeights, Unit};
-use super::{Algorithm, Delta, ShortestPaths, SsspResult};
+use super::{Algorithm, Delta, Potentials, ShortestPaths, SsspResult};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weights};
@@ -427,6 +427,77 @@ impl GpuSssp {
         }
     }
 
+    /// Johnson's potentials of `g` (the graph given to [`GpuSssp::new`]): the work-list
+    /// Bellman-Ford (`bellman-ford-queue`'s kernel) from a virtual source joined to every
+    /// vertex by an arc of weight 0, so it starts with every distance 0 and every vertex
+    /// in the list. The same values as [`cpu::bellman_ford_potentials`] (shortest
+    /// distances are unique).
+    ///
+    /// # Errors
+    /// [`Error::NegativeCycle`] when the GPU proves one (the CPU's Bellman-Ford then names
+    /// it, as the CPU backend would); [`Error::Overflow`] when a potential does not fit;
+    /// [`Error::Gpu`] for a driver error.
+    pub fn potentials(&mut self, g: &Graph) -> Result<(Potentials, GpuTimes)> {
+        cpu::check_inputs(g.out(), None, None)?;
+        match g.out().weights() {
+            Weights::None => self
+                .potentials_typed(g, &Unit)
+                .map(|(h, t)| (Potentials::Int(h), t)),
+            Weights::I32(w) => self
+                .potentials_typed(g, &w[..])
+                .map(|(h, t)| (Potentials::Int(h), t)),
+            Weights::I64(w) => self
+                .potentials_typed(g, &w[..])
+                .map(|(h, t)| (Potentials::Int(h), t)),
+            Weights::F32(w) => self
+                .potentials_typed(g, &w[..])
+                .map(|(h, t)| (Potentials::Float(h), t)),
+            Weights::F64(w) => self
+                .potentials_typed(g, &w[..])
+                .map(|(h, t)| (Potentials::Float(h), t)),
+        }
+    }
+
+    fn potentials_typed<A: ArcWeights + ?Sized>(
+        &mut self,
+        g: &Graph,
+        w: &A,
+    ) -> Result<(Vec<A::D>, GpuTimes)>
+    where
+        A::D: GpuDistance,
+    {
+        let csr = g.out();
+        let n = self.n as usize;
+        if n == 0 {
+            return Ok((Vec::new(), GpuTimes::default()));
+        }
+        let start = Instant::now();
+        let timer = self.gpu.timer()?;
+        self.launch_reset(EVERYWHERE, false)?;
+        self.launch_near_far(A::D::device_delta(0.0), false, self.n)?;
+        let done = timer.kernels_done(&self.gpu)?;
+        let flags = self.gpu.read_pinned(&self.flags, 3, &mut self.flags_host)?;
+        if flags[1] != 0 {
+            // The GPU proved a cycle; the CPU's Bellman-Ford names it.
+            return Err(match cpu::potentials_with(csr, w) {
+                Err(e) => e,
+                Ok(_) => Error::Gpu(
+                    "the GPU found a negative cycle that the CPU's Bellman-Ford does not: \
+                     please report this"
+                        .into(),
+                ),
+            });
+        }
+        let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
+        let h: Vec<A::D> = bits.par_iter().map(|&b| A::D::from_bits(b)).collect();
+        if flags[0] != 0 {
+            cpu::check_unrepresentable(csr, &h)?;
+        }
+        let mut times = timer.finish(&done)?;
+        times.total_seconds = start.elapsed().as_secs_f64();
+        Ok((h, times))
+    }
+
     fn typed<A: ArcWeights + ?Sized>(
         &mut self,
         g: &Graph,
@@ -480,7 +551,7 @@ impl GpuSssp {
         self.launch_reset(source, packed)?;
         let spmv_cycle = match method {
             Method::NearFar(width) => self
-                .launch_near_far(A::D::device_delta(width), packed)
+                .launch_near_far(A::D::device_delta(width), packed, 1)
                 .map(|_| false)?,
             Method::Rounds => self.launch_rounds(source).map(|_| false)?,
             Method::Spmv(ell) => self.run_spmv(ell)?,
@@ -590,7 +661,8 @@ impl GpuSssp {
         Ok(())
     }
 
-    fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool) -> Result<()> {
+    /// The near-far kernel from the first `first` vertices of `qa` (as reset left them).
+    fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool, first: u32) -> Result<()> {
         let packed = u32::from(packed);
         let stream = self.gpu.stream().clone();
         let mut b = stream.launch_builder(&self.k.near_far);
@@ -602,6 +674,7 @@ impl GpuSssp {
             DeviceDelta::Float(x) => b.arg(x),
         };
         b.arg(&packed)
+            .arg(&first)
             .arg(&mut self.qa)
             .arg(&mut self.qb)
             .arg(&mut self.big)
@@ -866,6 +939,10 @@ pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
 /// H200 (BENCHMARKS.md): best near 8 on Kronecker 22 with weights 1..255 (degree 31),
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
+
+/// The source of a reset that starts from every vertex at distance 0 (`EVERYWHERE` of
+/// `sssp.cu`): Johnson's virtual source.
+const EVERYWHERE: u32 = u32::MAX;
 
 /// Distances of packed words stay below this (2^31 - 1: the distance of INT64_MAX, the
 /// kernels' infinity, as a word).

@@ -99,20 +99,27 @@ __device__ __forceinline__ D dist_at(const D* p, bool packed) {
     return packed ? Packing<D>::dist(x) : x;
 }
 
+// source == EVERYWHERE: a virtual source joined to every vertex by an arc of weight 0
+// (Johnson's potentials), already relaxed.
+#define EVERYWHERE 0xffffffffu
+
 // Every distance infinite except the source's (packed: with itself as parent); the first
 // list holds the source; the list counters (bar[3..8)) and flags zero; stamps zero; both
-// gmin infinite.
+// gmin infinite. With source EVERYWHERE (never packed): every distance 0 and the first
+// list holds every vertex.
 template <typename D>
 __device__ void reset(D* dist, u32* stamp, u32 n, u32 source, u32 packed, u32* first, u32* bar,
                       u32* flags, D* gmin) {
+    bool everywhere = source == EVERYWHERE;
     if (blockIdx.x == 0 && threadIdx.x < 5) bar[3 + threadIdx.x] = 0;
     if (blockIdx.x == 0 && threadIdx.x < 2) flags[threadIdx.x] = 0;
     if (blockIdx.x == 0 && threadIdx.x < 2) gmin[threadIdx.x] = Dist<D>::inf();
-    if (blockIdx.x == 0 && threadIdx.x == 0) first[0] = source;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && !everywhere) first[0] = source;
     for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
-        dist[v] = v != source ? Dist<D>::inf()
-                  : packed    ? Packing<D>::pack(Dist<D>::zero(), source)
-                              : Dist<D>::zero();
+        dist[v] = everywhere || v == source
+                      ? (packed ? Packing<D>::pack(Dist<D>::zero(), source) : Dist<D>::zero())
+                      : Dist<D>::inf();
+        if (everywhere) first[v] = v;
         stamp[v] = 0;
     }
 }
@@ -276,20 +283,21 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // (delta 0) it is a Bellman-Ford work-list: every improvement joins the next list, and a
 // list still non-empty after n passes proves a negative cycle (flags).
 //
-// qa, qb, big: lists of n entries; bar: the barrier (8 + BARRIER_FANIN words, counters at
-// 3..8 zero); gmin: two distances, infinite. packed: dist holds packed words (reset made
-// them). *passes_out: list passes run.
+// qa, qb, big: lists of n entries, qa's first len0 the first list (reset wrote them: the
+// source, or every vertex); bar: the barrier (8 + BARRIER_FANIN words, counters at 3..8
+// zero); gmin: two distances, infinite. packed: dist holds packed words (reset made them).
+// *passes_out: list passes run.
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
-                         u32 n, D delta, u32 packed, u32* qa, u32* qb, u32* big, u32* bar,
-                         D* gmin, u32* flags, u32* passes_out) {
+                         u32 n, D delta, u32 packed, u32 len0, u32* qa, u32* qb, u32* big,
+                         u32* bar, D* gmin, u32* flags, u32* passes_out) {
     __shared__ u64 table[TABLE];
     __shared__ u64 scratch[WARPS_MAX];
     bool worklist = delta == Dist<D>::zero();
     Relax<W, D> r = {off, tgt, wt, dist, stamp, flags, worklist ? Dist<D>::inf() : delta,
                      qb, 0, 0, packed != 0};
     u32* cur = qa;
-    u32 len = 1, pass = 0, advances = 0;
+    u32 len = len0, pass = 0, advances = 0;
     // Every pass (an expansion, or a scan for the next bucket) appends to counter
     // bar[3 + (pass + 1) % 3], which every block reads after the pass's barrier, and
     // clears bar[3 + (pass + 2) % 3], whose last reads came before the previous pass's
@@ -888,10 +896,10 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
-        u32 packed, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,                 \
+        u32 packed, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,       \
         u32* passes_out) {                                                                     \
-        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, qa, qb, big, bar, gmin,    \
-                       flags, passes_out);                                                     \
+        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, len0, qa, qb, big, bar,    \
+                       gmin, flags, passes_out);                                               \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
