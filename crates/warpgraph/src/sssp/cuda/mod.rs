@@ -35,6 +35,11 @@
 //!   ELL is column-major, padded to the longest row, refused where that padding would
 //!   exceed four times the arcs.
 //!
+//! On graphs where no vertex has more than 32 arcs (road-like), a near-far pass over a
+//! list of at most one vertex per thread runs local rounds: each block expands the
+//! vertices it improves itself, round after round with block barriers only, before the
+//! grid barrier (several hops per grid barrier).
+//!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
 //! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
 //! kernel keeps each vertex's distance and parent in one 64-bit word lowered by one atomic
@@ -202,6 +207,8 @@ pub struct GpuSssp {
     /// Whether near-far may keep (distance, parent) words: positive integer weights and
     /// every distance below 2^31 - 1.
     packable: bool,
+    /// Near-far's local rounds per pass on short lists ([`local_rounds`]).
+    local_rounds: u32,
     /// The second vector of the SpMV products.
     dist2: CudaSlice<u64>,
     changed: CudaSlice<u32>,
@@ -364,6 +371,7 @@ impl GpuSssp {
             negative: min_weight.is_some_and(|x| x < 0.0),
             min_weight,
             packable,
+            local_rounds: local_rounds(csr),
             dist2: gpu.zeros(n)?,
             changed: gpu.zeros(1)?,
             changed_host: gpu.pinned(1)?,
@@ -675,6 +683,7 @@ impl GpuSssp {
         };
         b.arg(&packed)
             .arg(&first)
+            .arg(&self.local_rounds)
             .arg(&mut self.qa)
             .arg(&mut self.qb)
             .arg(&mut self.big)
@@ -939,6 +948,35 @@ pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
 /// H200 (BENCHMARKS.md): best near 8 on Kronecker 22 with weights 1..255 (degree 31),
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
+
+/// Near-far's local rounds (`expand_local` of `sssp.cu`) for `csr`: where no vertex has
+/// more than [`LOCAL_MAX_DEGREE`] arcs (road-like graphs: a pass there is mostly its grid
+/// barrier), passes over lists of at most a vertex per thread run [`LOCAL_ROUNDS`] rounds
+/// within each block; elsewhere none. The environment variable
+/// `WARPGRAPH_SSSP_LOCAL_ROUNDS` sets the rounds for every graph (0: none), for
+/// measuring.
+fn local_rounds(csr: &Csr) -> u32 {
+    if let Some(r) = std::env::var("WARPGRAPH_SSSP_LOCAL_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return r;
+    }
+    let low = csr
+        .offsets()
+        .par_windows(2)
+        .all(|w| w[1] - w[0] <= LOCAL_MAX_DEGREE);
+    if low {
+        LOCAL_ROUNDS
+    } else {
+        0
+    }
+}
+
+/// See [`local_rounds`].
+const LOCAL_MAX_DEGREE: u64 = 32;
+/// See [`local_rounds`].
+const LOCAL_ROUNDS: u32 = 8;
 
 /// The source of a reset that starts from every vertex at distance 0 (`EVERYWHERE` of
 /// `sssp.cu`): Johnson's virtual source.
