@@ -188,6 +188,12 @@ pub(crate) fn reweighted(csr: &Csr, from: PotentialsFrom<'_>) -> Result<Reweight
             return Ok((ws.par_iter().map(|w| w.to_dist()).collect(), None));
         }
         let h = W::Dist::potentials(from()?)?;
+        // Checked: potentials that are not feasible (a fault of where they came from) would
+        // give wrong distances; the CPU's Bellman-Ford replaces them.
+        let h = match feasible(csr, ws, &h) {
+            true => h,
+            false => bellman_ford_potentials(csr, ws)?,
+        };
         Ok((reweight(csr, ws, &h)?, Some(h)))
     }
     use crate::graph::Weights;
@@ -198,6 +204,22 @@ pub(crate) fn reweighted(csr: &Csr, from: PotentialsFrom<'_>) -> Result<Reweight
         Weights::F32(w) => typed(csr, w, from).map(|(w, h)| Reweighted::F64(w, h))?,
         Weights::F64(w) => typed(csr, w, from).map(|(w, h)| Reweighted::F64(w, h))?,
     })
+}
+
+/// Whether `h` is a feasible potential for the arcs of `csr` weighing `ws`: `h` has a value
+/// per vertex and `w + h(u) - h(v) >= 0` on every arc (floats: up to rounding).
+fn feasible<W: Weight>(csr: &Csr, ws: &[W], h: &[W::Dist]) -> bool
+where
+    W::Dist: Unweight,
+{
+    let offsets = csr.offsets();
+    let targets = csr.targets();
+    h.len() == csr.num_vertices()
+        && ws.len() == targets.len()
+        && (0..csr.num_vertices()).into_par_iter().all(|u| {
+            let (b, e) = (offsets[u] as usize, offsets[u + 1] as usize);
+            (b..e).all(|i| W::Dist::feasible(ws[i].to_dist(), h[u], h[targets[i] as usize]))
+        })
 }
 
 /// `w'(u, v) = w + h(u) - h(v)` for every arc, in the distance type.
@@ -259,6 +281,8 @@ pub(crate) trait Unweight: Distance {
     fn dists(rows: &[Self]) -> Dists<'_>;
     /// The potentials when they are of this type.
     fn potentials(h: Potentials) -> Result<Vec<Self>>;
+    /// Whether `w + hu - hv >= 0` (floats: or below 0 by rounding only).
+    fn feasible(w: Self, hu: Self, hv: Self) -> bool;
 }
 
 /// The error for potentials of the other distance type than the weights'.
@@ -278,6 +302,9 @@ impl Unweight for i64 {
     fn dists(rows: &[i64]) -> Dists<'_> {
         Dists::I64(rows)
     }
+    fn feasible(w: i64, hu: i64, hv: i64) -> bool {
+        i128::from(w) + i128::from(hu) - i128::from(hv) >= 0
+    }
     fn potentials(h: Potentials) -> Result<Vec<i64>> {
         match h {
             Potentials::Int(h) => Ok(h),
@@ -295,6 +322,9 @@ impl Unweight for f64 {
     }
     fn dists(rows: &[f64]) -> Dists<'_> {
         Dists::F64(rows)
+    }
+    fn feasible(w: f64, hu: f64, hv: f64) -> bool {
+        w + hu - hv >= -1e-12 * (w.abs() + hu.abs() + hv.abs())
     }
     fn potentials(h: Potentials) -> Result<Vec<f64>> {
         match h {
@@ -381,5 +411,49 @@ impl Run<'_> {
         }
         self.progress.finish();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildOptions, EdgeList, Weights};
+
+    /// 0 -> 1 (2), 1 -> 2 (-3), 2 -> 3 (1): the CPU's potentials are [0, 0, -3, -2].
+    fn graph(weights: Weights) -> crate::Graph {
+        EdgeList::new(4, vec![0, 1, 2], vec![1, 2, 3], weights)
+            .unwrap()
+            .build(&BuildOptions::default())
+            .unwrap()
+    }
+
+    /// Feasible potentials from elsewhere are used as given; infeasible ones (all zero,
+    /// NaN, of the wrong length) are replaced by the CPU's, so the weights are never
+    /// wrong.
+    #[test]
+    fn potentials_from_elsewhere_are_checked() {
+        let g = graph(Weights::from(vec![2i64, -3, 1]));
+        let other = vec![-1, -1, -4, -3];
+        let r = reweighted(g.out(), &mut || Ok(Potentials::Int(other.clone()))).unwrap();
+        let Reweighted::I64(w, Some(h)) = r else {
+            panic!("expected reweighted i64 weights")
+        };
+        assert_eq!((w, h), (vec![2, 0, 0], other));
+        for bad in [vec![0; 4], vec![0, 0, -3]] {
+            let r = reweighted(g.out(), &mut || Ok(Potentials::Int(bad.clone()))).unwrap();
+            let Reweighted::I64(w, Some(h)) = r else {
+                panic!("expected reweighted i64 weights")
+            };
+            assert_eq!((w, h), (vec![2, 0, 0], vec![0, 0, -3, -2]));
+        }
+        let g = graph(Weights::from(vec![2.0f64, -3.0, 1.0]));
+        let nan = vec![f64::NAN; 4];
+        let r = reweighted(g.out(), &mut || Ok(Potentials::Float(nan.clone()))).unwrap();
+        let Reweighted::F64(w, Some(h)) = r else {
+            panic!("expected reweighted f64 weights")
+        };
+        assert_eq!((w, h), (vec![2.0, 0.0, 0.0], vec![0.0, 0.0, -3.0, -2.0]));
+        // Potentials of the other type are an error, not a guess.
+        assert!(reweighted(g.out(), &mut || Ok(Potentials::Int(vec![0; 4]))).is_err());
     }
 }

@@ -35,7 +35,8 @@
 //!   ELL is column-major, padded to the longest row, refused where that padding would
 //!   exceed four times the arcs.
 //!
-//! On graphs where no vertex has more than 32 arcs (road-like), a near-far pass over a
+//! Experimental, off unless `WARPGRAPH_SSSP_LOCAL_ROUNDS` asks (not yet tested on a GPU):
+//! on graphs where no vertex has more than 32 arcs (road-like), a near-far pass over a
 //! list of at most one vertex per thread runs local rounds: each block expands the
 //! vertices it improves itself, round after round with block barriers only, before the
 //! grid barrier (several hops per grid barrier).
@@ -949,34 +950,30 @@ pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
 
-/// Near-far's local rounds (`expand_local` of `sssp.cu`) for `csr`: where no vertex has
-/// more than [`LOCAL_MAX_DEGREE`] arcs (road-like graphs: a pass there is mostly its grid
-/// barrier), passes over lists of at most a vertex per thread run [`LOCAL_ROUNDS`] rounds
-/// within each block; elsewhere none. The environment variable
-/// `WARPGRAPH_SSSP_LOCAL_ROUNDS` sets the rounds for every graph (0: none), for
-/// measuring.
+/// Near-far's local rounds (`expand_local` of `sssp.cu`) for `csr`: with the environment
+/// variable `WARPGRAPH_SSSP_LOCAL_ROUNDS=R` (R > 0), and where no vertex has more than
+/// [`LOCAL_MAX_DEGREE`] arcs (road-like graphs, where a pass is mostly its grid barrier),
+/// passes over lists of at most a vertex per thread run R rounds within each block.
+/// Otherwise none: the local rounds are experimental, off until they have been tested and
+/// measured on a GPU.
 fn local_rounds(csr: &Csr) -> u32 {
-    if let Some(r) = std::env::var("WARPGRAPH_SSSP_LOCAL_ROUNDS")
+    let rounds = std::env::var("WARPGRAPH_SSSP_LOCAL_ROUNDS")
         .ok()
         .and_then(|v| v.parse().ok())
-    {
-        return r;
-    }
-    let low = csr
-        .offsets()
-        .par_windows(2)
-        .all(|w| w[1] - w[0] <= LOCAL_MAX_DEGREE);
-    if low {
-        LOCAL_ROUNDS
-    } else {
-        0
+        .unwrap_or(0);
+    let low = || {
+        csr.offsets()
+            .par_windows(2)
+            .all(|w| w[1] - w[0] <= LOCAL_MAX_DEGREE)
+    };
+    match rounds > 0 && low() {
+        true => rounds,
+        false => 0,
     }
 }
 
 /// See [`local_rounds`].
 const LOCAL_MAX_DEGREE: u64 = 32;
-/// See [`local_rounds`].
-const LOCAL_ROUNDS: u32 = 8;
 
 /// The source of a reset that starts from every vertex at distance 0 (`EVERYWHERE` of
 /// `sssp.cu`): Johnson's virtual source.
