@@ -204,6 +204,10 @@ def test_minimum_spanning_tree_is_networkx_kruskal(seed, kind, spy):
     assert type(T1) is type(T0) and T1.graph == T0.graph and T1._node == T0._node
     assert T1._adj == T0._adj
     assert list(T1.edges(data=True)) == list(T0.edges(data=True))  # same order
+    assert all(list(T1._adj[u]) == list(T0._adj[u]) for u in T0)  # neighbour order
+    for u, v in T1.edges():
+        # One data dict per edge, shared by both directions, a copy of G's.
+        assert T1._adj[u][v] is T1._adj[v][u] and T1._adj[u][v] is not G._adj[u][v]
     e0 = list(nx.minimum_spanning_edges(G, data=False))
     e1 = list(nx.minimum_spanning_edges(G, data=False, backend="warpgraph"))
     assert e0 == e1

@@ -499,11 +499,24 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
     if algorithm != "kruskal":
         raise _Decline
     H = _nx_graph(G)
-    edges = _kruskal_edges(G, weight, True)
     T = H.__class__()
     T.graph.update(H.graph)
     T.add_nodes_from(H.nodes.items())
-    T.add_edges_from(edges)
+    if type(T) is _nx().Graph:
+        # What add_edges_from does for a plain Graph (a copy of each edge's data dict, set
+        # on both endpoints, in this order), without its per-edge lookups and updates:
+        # building the tree is most of this call's time.
+        src, adj = H._adj, T._adj
+        for a, b in _kruskal_edges(G, weight, False):
+            dd = dict(src[a][b])
+            adj[a][b] = dd
+            adj[b][a] = dd
+        # (T is new: its cache holds nothing yet; cleared as add_edges_from would.)
+        clear = getattr(_nx(), "_clear_cache", None)
+        if clear is not None:
+            clear(T)
+    else:
+        T.add_edges_from(_kruskal_edges(G, weight, True))
     return T
 
 
