@@ -359,6 +359,29 @@ trait Rows {
     /// Calls `f` on each target of row `u` (below n), in stored order; false where the
     /// row's bounds are not a valid range of the targets.
     fn each(&self, u: usize, f: impl FnMut(usize)) -> bool;
+    /// Asks the processor to start loading row `u`'s bounds (`bounds`) or, once they are
+    /// likely in cache, its first targets (a hint only: any `u` is harmless).
+    fn prefetch(&self, u: usize, bounds: bool);
+}
+
+/// Starts loading the cache line of `p` (a hint; never faults).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it does not fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Prefetches `s[i]` when `i` is in range.
+#[inline(always)]
+fn prefetch_at<T>(s: &[T], i: usize) {
+    if let Some(x) = s.get(i) {
+        prefetch(x);
+    }
 }
 
 impl Rows for (&[i64], &[i32]) {
@@ -377,6 +400,13 @@ impl Rows for (&[i64], &[i32]) {
         }
         true
     }
+    #[inline]
+    fn prefetch(&self, u: usize, bounds: bool) {
+        match bounds {
+            true => prefetch_at(self.0, u),
+            false => prefetch_at(self.1, self.0.get(u).map_or(usize::MAX, |&a| a as usize)),
+        }
+    }
 }
 
 impl Rows for Csr {
@@ -387,7 +417,24 @@ impl Rows for Csr {
         }
         true
     }
+    #[inline]
+    fn prefetch(&self, u: usize, bounds: bool) {
+        let off = self.offsets();
+        match bounds {
+            true => prefetch_at(off, u),
+            false => prefetch_at(
+                self.targets(),
+                off.get(u).map_or(usize::MAX, |&a| a as usize),
+            ),
+        }
+    }
 }
+
+/// How far ahead in the queue [`bfs`] prefetches a row's bounds, and its targets: the
+/// rows are read in queue order, all over memory, and each first touch would otherwise
+/// wait on memory.
+const AHEAD_BOUNDS: usize = 16;
+const AHEAD_TARGETS: usize = 8;
 
 /// The serial queue of [`bfs_order`] over `a`'s rows, then `b`'s (CSRs of `n` rows),
 /// level by level: order, predecessors, depths; `None` where a row read is malformed (its
@@ -414,6 +461,14 @@ fn bfs<A: Rows, B: Rows>(
             break;
         }
         for i in first..last {
+            for (ahead, bounds) in [(AHEAD_BOUNDS, true), (AHEAD_TARGETS, false)] {
+                if let Some(&w) = order.get(i + ahead) {
+                    a.prefetch(w as usize, bounds);
+                    if let Some(b) = b {
+                        b.prefetch(w as usize, bounds);
+                    }
+                }
+            }
             let u = order[i] as usize;
             let mut visit = |v: usize| match pred.get_mut(v) {
                 Some(p) if *p == NULL_PRED => {
