@@ -448,22 +448,17 @@ impl GpuSssp {
     /// [`Error::Gpu`] for a driver error.
     pub fn potentials(&mut self, g: &Graph) -> Result<(Potentials, GpuTimes)> {
         cpu::check_inputs(g.out(), None, None)?;
+        macro_rules! typed {
+            ($w:expr, $wrap:path) => {
+                self.potentials_typed(g, $w).map(|(h, t)| ($wrap(h), t))
+            };
+        }
         match g.out().weights() {
-            Weights::None => self
-                .potentials_typed(g, &Unit)
-                .map(|(h, t)| (Potentials::Int(h), t)),
-            Weights::I32(w) => self
-                .potentials_typed(g, &w[..])
-                .map(|(h, t)| (Potentials::Int(h), t)),
-            Weights::I64(w) => self
-                .potentials_typed(g, &w[..])
-                .map(|(h, t)| (Potentials::Int(h), t)),
-            Weights::F32(w) => self
-                .potentials_typed(g, &w[..])
-                .map(|(h, t)| (Potentials::Float(h), t)),
-            Weights::F64(w) => self
-                .potentials_typed(g, &w[..])
-                .map(|(h, t)| (Potentials::Float(h), t)),
+            Weights::None => typed!(&Unit, Potentials::Int),
+            Weights::I32(w) => typed!(&w[..], Potentials::Int),
+            Weights::I64(w) => typed!(&w[..], Potentials::Int),
+            Weights::F32(w) => typed!(&w[..], Potentials::Float),
+            Weights::F64(w) => typed!(&w[..], Potentials::Float),
         }
     }
 
