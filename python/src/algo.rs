@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use warpgraph::apsp::{self as engine_apsp, ApspOptions, DistValues};
 use warpgraph::device::Device;
+use warpgraph::par::prefetch as prefetch_at;
 use warpgraph::sssp::{self as engine_sssp, SsspResult, SsspRunner};
 use warpgraph::{with_weights, Csr, Graph, VertexId, Weights, NO_VERTEX};
 
@@ -362,26 +363,6 @@ trait Rows {
     /// Asks the processor to start loading row `u`'s bounds (`bounds`) or, once they are
     /// likely in cache, its first targets (a hint only: any `u` is harmless).
     fn prefetch(&self, u: usize, bounds: bool);
-}
-
-/// Starts loading the cache line of `p` (a hint; never faults).
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it does not fault, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-/// Prefetches `s[i]` when `i` is in range.
-#[inline(always)]
-fn prefetch_at<T>(s: &[T], i: usize) {
-    if let Some(x) = s.get(i) {
-        prefetch(x);
-    }
 }
 
 impl Rows for (&[i64], &[i32]) {
