@@ -81,7 +81,8 @@ def both(fn, G, *args, auto=False, **kwargs):
                 out = getattr(nx, fn)(G, *args, backend=backend, **kwargs)
             else:
                 out = getattr(nx, fn)(G, *args, **kwargs)
-            if fn in ("bfs_edges", "minimum_spanning_edges", "all_pairs_dijkstra_path_length"):
+            if fn in ("bfs_edges", "minimum_spanning_edges", "all_pairs_dijkstra_path_length",
+                      "all_pairs_shortest_path_length", "bfs_predecessors", "bfs_successors"):
                 out = list(out)
             return out, None
         except (nx.NetworkXException, ValueError) as e:
@@ -133,7 +134,16 @@ def test_dijkstra_family_unique_paths(seed, directed, spy):
         both("dijkstra_path_length", G, s, t)
     both("all_pairs_dijkstra_path_length", G)
     both("all_pairs_dijkstra_path_length", G, cutoff=0.9)
+    both("single_source_dijkstra_path", G, s)
+    both("single_source_dijkstra_path", G, s, cutoff=0.7)
+    for t in nodes[:8]:
+        both("dijkstra_path", G, s, t)
     assert spy.fallbacks == []  # all answered by the engine
+    # Absent nodes and unreachable targets: NetworkX's errors.
+    both("dijkstra_path", G, "absent", s)
+    both("dijkstra_path", G, s, "absent")
+    G.add_node("alone")
+    both("dijkstra_path", G, s, "alone")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -146,6 +156,8 @@ def test_dijkstra_family_ties_and_negative(seed, directed, kind):
     both("single_source_dijkstra_path_length", G, s)
     both("dijkstra_path_length", G, s, list(G)[5])
     both("all_pairs_dijkstra_path_length", G)
+    both("single_source_dijkstra_path", G, s)
+    both("dijkstra_path", G, s, list(G)[5])
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -160,6 +172,12 @@ def test_bellman_ford_family(seed, directed, kind):
     both("negative_edge_cycle", G)
     both("find_negative_cycle", G, s)
     both("johnson", G)
+    both("single_source_bellman_ford_path", G, s)
+    both("single_source_bellman_ford_path_length", G, s)
+    for t in list(G)[:6] + ["absent"]:
+        both("bellman_ford_path", G, s, t)
+        both("bellman_ford_path_length", G, s, t)
+    both("bellman_ford_path_length", G, "absent", "absent")
 
 
 def test_bellman_ford_engine_answers_unique_paths(spy):
@@ -168,6 +186,11 @@ def test_bellman_ford_engine_answers_unique_paths(spy):
     both("bellman_ford_predecessor_and_distance", G, first(G))
     both("negative_edge_cycle", G)
     both("johnson", G)
+    both("single_source_bellman_ford_path", G, first(G))
+    both("single_source_bellman_ford_path_length", G, first(G))
+    for t in list(G)[:6]:
+        both("bellman_ford_path", G, first(G), t)
+        both("bellman_ford_path_length", G, first(G), t)
     assert spy.fallbacks == []
 
 
@@ -232,6 +255,18 @@ def test_bfs_in_networkx_order(seed, directed, spy):
         T0 = nx.bfs_tree(G, s)
         T1 = nx.bfs_tree(G, s, backend="warpgraph")
         assert list(T0.edges) == list(T1.edges) and T0._adj == T1._adj
+        both("bfs_predecessors", G, s)
+        both("bfs_predecessors", G, s, depth_limit=2)
+        both("bfs_successors", G, s)
+        both("bfs_successors", G, s, depth_limit=1)
+    both("all_pairs_shortest_path_length", G)
+    both("all_pairs_shortest_path_length", G, cutoff=2)
+    G.add_node("alone")
+    both("bfs_successors", G, "alone")
+    both("bfs_predecessors", G, "alone")
+    got = dict(nx.all_pairs_shortest_path_length(G, backend="warpgraph"))
+    want = dict(nx.all_pairs_shortest_path_length(G))
+    assert all(list(got[u]) == list(want[u]) for u in G)  # same key order (BFS order)
     assert spy.fallbacks == []
 
 

@@ -219,6 +219,44 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     return dict(zip([nodes[v] for v in order.tolist()], depth.tolist()))
 
 
+@_exact
+def all_pairs_shortest_path_length(G, cutoff=None):
+    """NetworkX's ``all_pairs_shortest_path_length``: a generator of
+    ``(node, {node: depth})``, one breadth-first search per node in ``G``'s order."""
+    # Converted now, so that a failure falls back before the first row.
+    indptr, indices, _ = _adjacency(G, None)
+    nodes = G.nodes
+    limit = _depth_limit(cutoff)
+
+    def rows():
+        for s in range(len(nodes)):
+            order, _, depth = _warpgraph.bfs_order(indptr, indices, s, limit)
+            yield nodes[s], dict(zip([nodes[v] for v in order.tolist()], depth.tolist()))
+
+    return rows()
+
+
+@_exact
+def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
+    """NetworkX's ``bfs_predecessors``: ``(node, parent)`` in discovery order."""
+    edges = bfs_edges.__wrapped__(G, source, False, depth_limit, sort_neighbors)
+    return iter([(t, s) for s, t in edges])
+
+
+@_exact
+def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
+    """NetworkX's ``bfs_successors``: ``(node, [children])`` per parent, in discovery
+    order (the source with ``[]`` when it has none)."""
+    out, parent, children = [], source, []
+    for p, c in bfs_edges.__wrapped__(G, source, False, depth_limit, sort_neighbors):
+        if p != parent:
+            out.append((parent, children))
+            parent, children = p, []
+        children.append(c)
+    out.append((parent, children))
+    return iter(out)
+
+
 # -- Dijkstra ---------------------------------------------------------------------------
 
 
@@ -271,6 +309,18 @@ def dijkstra_path_length(G, source, target, weight="weight"):
 
 
 @_exact
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    """NetworkX's ``single_source_dijkstra_path``: ``{node: path}``."""
+    return single_source_dijkstra.__wrapped__(G, source, cutoff=cutoff, weight=weight)[1]
+
+
+@_exact
+def dijkstra_path(G, source, target, weight="weight"):
+    """NetworkX's ``dijkstra_path``: the path ``single_source_dijkstra`` gives."""
+    return single_source_dijkstra.__wrapped__(G, source, target=target, weight=weight)[1]
+
+
+@_exact
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     """NetworkX's ``all_pairs_dijkstra_path_length``: a generator of
     ``(node, {node: distance})``, computed a block of sources at a time."""
@@ -320,6 +370,48 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     dists = _dist_dict(G, dist, s, ints)
     index = G.index
     return dists, _paths(G, pred, s, [index[v] for v in dists])
+
+
+@_exact
+def single_source_bellman_ford_path(G, source, weight="weight"):
+    """NetworkX's ``single_source_bellman_ford_path``: ``{node: path}``."""
+    return single_source_bellman_ford.__wrapped__(G, source, weight=weight)[1]
+
+
+@_exact
+def bellman_ford_path(G, source, target, weight="weight"):
+    """NetworkX's ``bellman_ford_path``: the path ``single_source_bellman_ford`` gives."""
+    return single_source_bellman_ford.__wrapped__(G, source, target=target, weight=weight)[1]
+
+
+def _bellman_ford_lengths(G, s, weight):
+    """The distances from vertex ``s`` (no paths: ties do not matter)."""
+    try:
+        return _search(G, s, "bellman-ford", weight, ties_matter=False)
+    except _warpgraph.NegativeCycle:
+        raise _unbounded() from None
+
+
+@_exact
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    """NetworkX's ``single_source_bellman_ford_path_length``: ``{node: distance}``;
+    ``NetworkXUnbounded`` for a negative cycle reachable from the source."""
+    s = _vertex(G, source)
+    dist, _, ints = _bellman_ford_lengths(G, s, weight)
+    return _dist_dict(G, dist, s, ints)
+
+
+@_exact
+def bellman_ford_path_length(G, source, target, weight="weight"):
+    """NetworkX's ``bellman_ford_path_length``."""
+    s = _vertex(G, source)
+    if source == target:
+        return 0
+    dist, _, ints = _bellman_ford_lengths(G, s, weight)
+    t = G.index.get(target) if target in G else None
+    if t is None or not np.isfinite(dist[t]):
+        raise _nx().NetworkXNoPath(f"node {target} not reachable from {source}")
+    return _values(dist[[t]], ints)[0]
 
 
 @_exact
@@ -539,6 +631,8 @@ def _plain_graph(G):
 _CHECKS = {
     "bfs_edges": lambda a: a.get("sort_neighbors") is None,
     "bfs_tree": lambda a: a.get("sort_neighbors") is None,
+    "bfs_predecessors": lambda a: a.get("sort_neighbors") is None,
+    "bfs_successors": lambda a: a.get("sort_neighbors") is None,
     "minimum_spanning_edges": lambda a: a.get("algorithm", "kruskal") == "kruskal"
     and not a["G"].is_multigraph(),
     "minimum_spanning_tree": lambda a: a.get("algorithm", "kruskal") == "kruskal"
