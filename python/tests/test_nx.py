@@ -82,7 +82,8 @@ def both(fn, G, *args, auto=False, **kwargs):
             else:
                 out = getattr(nx, fn)(G, *args, **kwargs)
             if fn in ("bfs_edges", "minimum_spanning_edges", "all_pairs_dijkstra_path_length",
-                      "all_pairs_shortest_path_length", "bfs_predecessors", "bfs_successors"):
+                      "all_pairs_shortest_path_length", "bfs_predecessors", "bfs_successors",
+                      "all_pairs_shortest_path"):
                 out = list(out)
             return out, None
         except (nx.NetworkXException, ValueError) as e:
@@ -259,8 +260,16 @@ def test_bfs_in_networkx_order(seed, directed, spy):
         both("bfs_predecessors", G, s, depth_limit=2)
         both("bfs_successors", G, s)
         both("bfs_successors", G, s, depth_limit=1)
+        both("single_source_shortest_path", G, s)
+        both("single_source_shortest_path", G, s, cutoff=2)
+        assert list(nx.single_source_shortest_path(G, s, backend="warpgraph")) == \
+            list(nx.single_source_shortest_path(G, s))  # same key order
+        for d in (-1, 0, 1, 2, 3, 50):
+            both("descendants_at_distance", G, s, d)
     both("all_pairs_shortest_path_length", G)
     both("all_pairs_shortest_path_length", G, cutoff=2)
+    both("all_pairs_shortest_path", G)
+    both("all_pairs_shortest_path", G, cutoff=1)
     G.add_node("alone")
     both("bfs_successors", G, "alone")
     both("bfs_predecessors", G, "alone")
@@ -268,6 +277,10 @@ def test_bfs_in_networkx_order(seed, directed, spy):
     want = dict(nx.all_pairs_shortest_path_length(G))
     assert all(list(got[u]) == list(want[u]) for u in G)  # same key order (BFS order)
     assert spy.fallbacks == []
+    # Absent nodes: NetworkX's errors.
+    both("single_source_shortest_path", G, "absent")
+    both("descendants_at_distance", G, "absent", 1)
+    both("descendants_at_distance", G, "absent", -1)
 
 
 @pytest.mark.parametrize("multi_directed", [False, True])

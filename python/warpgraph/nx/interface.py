@@ -220,6 +220,47 @@ def single_source_shortest_path_length(G, source, cutoff=None):
 
 
 @_exact
+def single_source_shortest_path(G, source, cutoff=None):
+    """NetworkX's ``single_source_shortest_path``: ``{node: path}`` in discovery order,
+    each path through the node's breadth-first parent (the first to reach it, as in
+    NetworkX: no ties to worry about)."""
+    order, pred, _ = _bfs(G, source, cutoff)
+    order = order.tolist()
+    return _paths(G, pred, order[0], order)
+
+
+@_exact
+def all_pairs_shortest_path(G, cutoff=None):
+    """NetworkX's ``all_pairs_shortest_path``: a generator of ``(node, {node: path})``,
+    one breadth-first search per node in ``G``'s order."""
+    # Converted now, so that a failure falls back before the first row.
+    indptr, indices, _ = _adjacency(G, None)
+    nodes = G.nodes
+    limit = _depth_limit(cutoff)
+
+    def rows():
+        for s in range(len(nodes)):
+            order, pred, _ = _warpgraph.bfs_order(indptr, indices, s, limit)
+            yield nodes[s], _paths(G, pred, s, order.tolist())
+
+    return rows()
+
+
+@_exact
+def descendants_at_distance(G, source, distance):
+    """NetworkX's ``descendants_at_distance``: the set of nodes exactly ``distance``
+    breadth-first levels from ``source``."""
+    if not isinstance(distance, int):
+        raise _Decline
+    if distance < 0:
+        _vertex(G, source)
+        return set()
+    order, _, depth = _bfs(G, source, distance)
+    nodes = G.nodes
+    return {nodes[v] for v in order[depth == distance].tolist()}
+
+
+@_exact
 def all_pairs_shortest_path_length(G, cutoff=None):
     """NetworkX's ``all_pairs_shortest_path_length``: a generator of
     ``(node, {node: depth})``, one breadth-first search per node in ``G``'s order."""
