@@ -385,9 +385,11 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
 # -- Bellman-Ford -----------------------------------------------------------------------
 
 
-def _bellman_ford(G, s, weight):
+def _bellman_ford(G, s, weight, ties_matter=True):
+    """The engine's Bellman-Ford from vertex ``s`` (as :func:`_search`);
+    ``NetworkXUnbounded`` for a negative cycle it reaches."""
     try:
-        return _search(G, s, "bellman-ford", weight, ties_matter=True)
+        return _search(G, s, "bellman-ford", weight, ties_matter)
     except _warpgraph.NegativeCycle:
         raise _unbounded() from None
 
@@ -425,20 +427,12 @@ def bellman_ford_path(G, source, target, weight="weight"):
     return single_source_bellman_ford.__wrapped__(G, source, target=target, weight=weight)[1]
 
 
-def _bellman_ford_lengths(G, s, weight):
-    """The distances from vertex ``s`` (no paths: ties do not matter)."""
-    try:
-        return _search(G, s, "bellman-ford", weight, ties_matter=False)
-    except _warpgraph.NegativeCycle:
-        raise _unbounded() from None
-
-
 @_exact
 def single_source_bellman_ford_path_length(G, source, weight="weight"):
     """NetworkX's ``single_source_bellman_ford_path_length``: ``{node: distance}``;
     ``NetworkXUnbounded`` for a negative cycle reachable from the source."""
     s = _vertex(G, source)
-    dist, _, ints = _bellman_ford_lengths(G, s, weight)
+    dist, _, ints = _bellman_ford(G, s, weight, ties_matter=False)
     return _dist_dict(G, dist, s, ints)
 
 
@@ -448,7 +442,7 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
     s = _vertex(G, source)
     if source == target:
         return 0
-    dist, _, ints = _bellman_ford_lengths(G, s, weight)
+    dist, _, ints = _bellman_ford(G, s, weight, ties_matter=False)
     t = G.index.get(target) if target in G else None
     if t is None or not np.isfinite(dist[t]):
         raise _nx().NetworkXNoPath(f"node {target} not reachable from {source}")
