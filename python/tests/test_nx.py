@@ -379,3 +379,15 @@ def test_integer_nodes_in_order(directed, spy):
     G.add_node(500)  # not 0..n-1 any more: the index is used
     both("single_source_dijkstra_path_length", G, 0)
     assert spy.fallbacks == []
+
+
+def test_unweighted_rows_reuse_a_weighted_conversion():
+    G = random_graph(3, True, "float")
+    g = warpgraph.Graph.from_networkx(G)
+    ip, ix, w = g.adjacency("weight", 1)
+    ip2, ix2, w2 = g.adjacency(None)
+    assert ip2 is ip and ix2 is ix and w2 is None and w is not None
+    # Unweighted first: a weighted call still reads the weights.
+    h = warpgraph.Graph.from_networkx(G)
+    assert h.adjacency(None)[2] is None
+    np.testing.assert_array_equal(h.adjacency("weight", 1)[2], w)

@@ -129,6 +129,12 @@ class Graph:
         key = ("adj", weight, default)
         if key in self._cache:
             return self._cache[key]
+        if weight is None:
+            # The rows do not depend on the weights: any converted adjacency has them.
+            for k, (indptr, indices, _) in list(self._cache.items()):
+                if k[0] == "adj":
+                    self._cache[key] = (indptr, indices, None)
+                    return self._cache[key]
         if self._nx is not None:
             G = self._nx
             identity = self._nodes == list(range(len(self._nodes)))
