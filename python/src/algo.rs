@@ -294,7 +294,9 @@ pub fn stable_rank<'py>(
     Ok((order.into_pyarray(py), rank.into_pyarray(py)))
 }
 
-/// Breadth-first order from `source` of the CSR arrays `indptr` (int64), `indices`
+/// Breadth-first order from `source` (a vertex, or a sequence of vertices that all start
+/// at depth 0 in that order, as NetworkX's `bfs_layers` takes them: duplicates kept) of
+/// the CSR arrays `indptr` (int64), `indices`
 /// (int32), scanning each row in its stored order; with `undirected`, each vertex's row
 /// and then its column (the row of the transpose, sources ascending), as scipy's
 /// `directed=False` reads a matrix. Returns the vertices in the order found (the source
@@ -307,7 +309,7 @@ pub fn bfs_order<'py>(
     py: Python<'py>,
     indptr: PyReadonlyArray1<'py, i64>,
     indices: PyReadonlyArray1<'py, i32>,
-    source: i64,
+    source: &Bound<'py, PyAny>,
     depth_limit: Option<u32>,
     undirected: bool,
 ) -> PyResult<(
@@ -322,17 +324,22 @@ pub fn bfs_order<'py>(
     if p.first() != Some(&0) || p.last() != Some(&(ix.len() as i64)) {
         return Err(malformed());
     }
-    if !(0..n as i64).contains(&source) {
+    let sources: Vec<i64> = match source.extract::<i64>() {
+        Ok(s) => vec![s],
+        Err(_) => source.extract()?,
+    };
+    if let Some(s) = sources.iter().find(|&&s| !(0..n as i64).contains(&s)) {
         return Err(PyValueError::new_err(format!(
-            "source {source} is out of range 0..{n}"
+            "source {s} is out of range 0..{n}"
         )));
     }
+    let sources: Vec<usize> = sources.iter().map(|&s| s as usize).collect();
     let limit = depth_limit.unwrap_or(u32::MAX);
     let found = py.detach(|| {
         if !undirected {
             // The rows read are checked as they are read (a directed search reads only
             // what it reaches).
-            return bfs(n, source as usize, limit, &rows, None::<&Csr>);
+            return bfs(n, &sources, limit, &rows, None::<&Csr>);
         }
         // The transpose reads every arc: check them all first.
         let valid = p.par_windows(2).all(|w| w[0] <= w[1])
@@ -345,7 +352,7 @@ pub fn bfs_order<'py>(
             ix.par_iter().map(|&x| x as u32).collect::<Vec<_>>().into(),
             Weights::None,
         );
-        bfs(n, source as usize, limit, &rows, Some(&csr.transpose()))
+        bfs(n, &sources, limit, &rows, Some(&csr.transpose()))
     });
     let (order, pred, depth) = found.ok_or_else(malformed)?;
     Ok((
@@ -417,24 +424,26 @@ impl Rows for Csr {
 const AHEAD_BOUNDS: usize = 16;
 const AHEAD_TARGETS: usize = 8;
 
-/// The serial queue of [`bfs_order`] over `a`'s rows, then `b`'s (CSRs of `n` rows),
-/// level by level: order, predecessors, depths; `None` where a row read is malformed (its
-/// bounds, or a target not below n). The predecessor array doubles as the "seen" mark
-/// (the source marks itself until the end), as in scipy; depths come from the levels'
-/// bounds at the end.
+/// The serial queue of [`bfs_order`] from `sources` (all below n) over `a`'s rows, then
+/// `b`'s (CSRs of `n` rows), level by level: order, predecessors, depths; `None` where a
+/// row read is malformed (its bounds, or a target not below n). The predecessor array
+/// doubles as the "seen" mark (a source marks itself until the end), as in scipy; depths
+/// come from the levels' bounds at the end.
 fn bfs<A: Rows, B: Rows>(
     n: usize,
-    source: usize,
+    sources: &[usize],
     limit: u32,
     a: &A,
     b: Option<&B>,
 ) -> Option<(Vec<i32>, Vec<i32>, Vec<i32>)> {
     let mut pred = vec![NULL_PRED; n];
-    let mut order = Vec::with_capacity(n);
-    order.push(source as i32);
-    pred[source] = source as i32;
+    let mut order = Vec::with_capacity(n.max(sources.len()));
+    for &s in sources {
+        order.push(s as i32);
+        pred[s] = s as i32;
+    }
     // Level d holds order[ends[d]..ends[d + 1]].
-    let mut ends = vec![0, 1];
+    let mut ends = vec![0, sources.len()];
     let mut bad = false;
     for level in 0..limit {
         let (first, last) = (ends[level as usize], order.len());
@@ -469,7 +478,9 @@ fn bfs<A: Rows, B: Rows>(
         }
         ends.push(order.len());
     }
-    pred[source] = NULL_PRED;
+    for &s in sources {
+        pred[s] = NULL_PRED;
+    }
     let mut depth = Vec::with_capacity(order.len());
     for (d, w) in ends.windows(2).enumerate() {
         depth.resize(w[1], d as i32);

@@ -83,7 +83,7 @@ def both(fn, G, *args, auto=False, **kwargs):
                 out = getattr(nx, fn)(G, *args, **kwargs)
             if fn in ("bfs_edges", "minimum_spanning_edges", "all_pairs_dijkstra_path_length",
                       "all_pairs_shortest_path_length", "bfs_predecessors", "bfs_successors",
-                      "all_pairs_shortest_path"):
+                      "all_pairs_shortest_path", "bfs_layers"):
                 out = list(out)
             return out, None
         except (nx.NetworkXException, ValueError) as e:
@@ -277,7 +277,15 @@ def test_bfs_in_networkx_order(seed, directed, spy):
     want = dict(nx.all_pairs_shortest_path_length(G))
     assert all(list(got[u]) == list(want[u]) for u in G)  # same key order (BFS order)
     assert spy.fallbacks == []
+    nodes = list(G)
+    for sources in (nodes[0], nodes[:3], nodes[2:9:2] + nodes[2:3], set(nodes[5:8]), []):
+        both("bfs_layers", G, sources)
+    assert spy.fallbacks == []
     # Absent nodes: NetworkX's errors.
+    both("bfs_layers", G, [nodes[0], "absent"])
+    # A one-shot iterator of sources goes to NetworkX whole (a fresh one for each).
+    assert list(nx.bfs_layers(G, iter(nodes[:2]), backend="warpgraph")) == \
+        list(nx.bfs_layers(G, iter(nodes[:2])))
     both("single_source_shortest_path", G, "absent")
     both("descendants_at_distance", G, "absent", 1)
     both("descendants_at_distance", G, "absent", -1)

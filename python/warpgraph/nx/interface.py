@@ -278,6 +278,28 @@ def all_pairs_shortest_path_length(G, cutoff=None):
 
 
 @_exact
+def bfs_layers(G, sources):
+    """NetworkX's ``bfs_layers``: the breadth-first layers from ``sources`` (a node or
+    nodes), the first one ``list(set(sources))`` as NetworkX makes it, the others in
+    discovery order."""
+    if sources in G:
+        sources = [sources]
+    elif iter(sources) is sources:
+        raise _Decline  # a one-shot iterator: NetworkX must see it whole
+    first = list(set(sources))
+    src = np.array([_vertex(G, s) for s in first], dtype=np.int64)
+    if len(src) == 0:
+        return iter([])
+    indptr, indices, _ = _adjacency(G, None)
+    order, _, depth = _warpgraph.bfs_order(indptr, indices, src)
+    nodes = G.nodes
+    cuts = (np.flatnonzero(np.diff(depth)) + 1).tolist()
+    order = order.tolist()
+    return iter([[nodes[v] for v in order[a:b]]
+                 for a, b in zip([0] + cuts, cuts + [len(order)])])
+
+
+@_exact
 def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
     """NetworkX's ``bfs_predecessors``: ``(node, parent)`` in discovery order."""
     edges = bfs_edges.__wrapped__(G, source, False, depth_limit, sort_neighbors)
