@@ -83,7 +83,9 @@ def both(fn, G, *args, auto=False, **kwargs):
                 out = getattr(nx, fn)(G, *args, **kwargs)
             if fn in ("bfs_edges", "minimum_spanning_edges", "all_pairs_dijkstra_path_length",
                       "all_pairs_shortest_path_length", "bfs_predecessors", "bfs_successors",
-                      "all_pairs_shortest_path", "bfs_layers"):
+                      "all_pairs_shortest_path", "bfs_layers", "all_pairs_dijkstra",
+                      "all_pairs_dijkstra_path", "all_pairs_bellman_ford_path_length",
+                      "all_pairs_bellman_ford_path"):
                 out = list(out)
             return out, None
         except (nx.NetworkXException, ValueError) as e:
@@ -139,6 +141,8 @@ def test_dijkstra_family_unique_paths(seed, directed, spy):
     both("single_source_dijkstra_path", G, s, cutoff=0.7)
     for t in nodes[:8]:
         both("dijkstra_path", G, s, t)
+    both("all_pairs_dijkstra", G)
+    both("all_pairs_dijkstra_path", G, cutoff=0.7)
     assert spy.fallbacks == []  # all answered by the engine
     # Absent nodes and unreachable targets: NetworkX's errors.
     both("dijkstra_path", G, "absent", s)
@@ -159,6 +163,9 @@ def test_dijkstra_family_ties_and_negative(seed, directed, kind):
     both("all_pairs_dijkstra_path_length", G)
     both("single_source_dijkstra_path", G, s)
     both("dijkstra_path", G, s, list(G)[5])
+    # Rows with ties (int weights) are NetworkX's own, the others the engine's.
+    both("all_pairs_dijkstra", G)
+    both("all_pairs_dijkstra_path", G)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -175,6 +182,8 @@ def test_bellman_ford_family(seed, directed, kind):
     both("johnson", G)
     both("single_source_bellman_ford_path", G, s)
     both("single_source_bellman_ford_path_length", G, s)
+    both("all_pairs_bellman_ford_path_length", G)
+    both("all_pairs_bellman_ford_path", G)
     for t in list(G)[:6] + ["absent"]:
         both("bellman_ford_path", G, s, t)
         both("bellman_ford_path_length", G, s, t)

@@ -404,6 +404,37 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     return rows()
 
 
+def _rows_by(fn, G, weight, **kwargs):
+    """NetworkX's all-pairs generators: ``(node, fn(G, node, weight=weight, **kwargs))``
+    for each node in ``G``'s order, each row by the backend's ``fn`` or, where it declines
+    that row (a tie between paths), by NetworkX's, which is what NetworkX's generator
+    yields. The weights are converted first, so that a failure falls back whole."""
+    _adjacency(G, weight)
+
+    def rows():
+        for s in G.nodes:
+            try:
+                yield s, fn.__wrapped__(G, s, weight=weight, **kwargs)
+            except _Decline:
+                yield s, _networkx_answer(fn.__name__, G, s, weight=weight, **kwargs)
+
+    return rows()
+
+
+@_exact
+def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
+    """NetworkX's ``all_pairs_dijkstra``: a generator of ``(node, (distances, paths))``."""
+    _nonnegative(G, weight)
+    return _rows_by(single_source_dijkstra, G, weight, cutoff=cutoff)
+
+
+@_exact
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
+    """NetworkX's ``all_pairs_dijkstra_path``: a generator of ``(node, paths)``."""
+    _nonnegative(G, weight)
+    return _rows_by(single_source_dijkstra_path, G, weight, cutoff=cutoff)
+
+
 # -- Bellman-Ford -----------------------------------------------------------------------
 
 
@@ -469,6 +500,20 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
     if t is None or not np.isfinite(dist[t]):
         raise _nx().NetworkXNoPath(f"node {target} not reachable from {source}")
     return _values(dist[[t]], ints)[0]
+
+
+@_exact
+def all_pairs_bellman_ford_path_length(G, weight="weight"):
+    """NetworkX's ``all_pairs_bellman_ford_path_length``: a generator of
+    ``(node, {node: distance})``; ``NetworkXUnbounded`` at the first source that reaches
+    a negative cycle."""
+    return _rows_by(single_source_bellman_ford_path_length, G, weight)
+
+
+@_exact
+def all_pairs_bellman_ford_path(G, weight="weight"):
+    """NetworkX's ``all_pairs_bellman_ford_path``: a generator of ``(node, paths)``."""
+    return _rows_by(single_source_bellman_ford_path, G, weight)
 
 
 @_exact
