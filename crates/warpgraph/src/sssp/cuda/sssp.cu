@@ -195,6 +195,8 @@ __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u6
 
 // Entries of each of the two block-local queues of expand_local.
 #define LOCAL_CAP 1024
+// Shared 32-bit words expand_local works in: the two queues, their counters and a base.
+#define LOCAL_WORDS (2 * LOCAL_CAP + 3)
 
 // A pass of local rounds, for short lists of low-degree vertices (road-like graphs, where
 // a pass is mostly its grid barrier): each thread relaxes the arcs of at most one vertex
@@ -207,11 +209,15 @@ __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u6
 // next mark): it is released first (stamp 0), then a fence, then its distance read. A
 // thread that lowers it after that read claims it again (the fence between its lowering
 // and its claim, relax_arcs_to's, orders the two), so no improvement goes unexpanded.
+//
+// words: LOCAL_WORDS words of shared memory, free during the pass (near_far lends the
+// table expand_big uses in other passes, so the default path keeps its occupancy).
 template <typename W, typename D>
-__device__ void expand_local(const Relax<W, D>& r, const u32* list, u32 len, u32 rounds) {
-    __shared__ u32 queue[2][LOCAL_CAP];
-    __shared__ u32 count[2];
-    __shared__ u32 base;
+__device__ void expand_local(const Relax<W, D>& r, const u32* list, u32 len, u32 rounds,
+                             u32* words) {
+    u32* queue[2] = {words, words + LOCAL_CAP};
+    u32* count = words + 2 * LOCAL_CAP;
+    u32* base = count + 2;
     if (threadIdx.x == 0) count[0] = 0;
     __syncthreads();
     u32 q = 0;
@@ -231,9 +237,9 @@ __device__ void expand_local(const Relax<W, D>& r, const u32* list, u32 len, u32
         if (cnt == 0) break;
         if (round == rounds) {
             // What is left joins the next list (still claimed).
-            if (threadIdx.x == 0) base = atomicAdd(r.ctr, cnt);
+            if (threadIdx.x == 0) *base = atomicAdd(r.ctr, cnt);
             __syncthreads();
-            for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) r.next[base + i] = queue[q][i];
+            for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) r.next[*base + i] = queue[q][i];
             break;
         }
         if (threadIdx.x == 0) count[q ^ 1] = 0;
@@ -365,6 +371,7 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
                          u32* qb, u32* big, u32* bar, D* gmin, u32* flags, u32* passes_out) {
     __shared__ u64 table[TABLE];
     __shared__ u64 scratch[WARPS_MAX];
+    static_assert(LOCAL_WORDS <= 2 * TABLE, "expand_local's words fit the table");
     bool worklist = delta == Dist<D>::zero();
     // Lists of at most a vertex per thread take local rounds (expand_local), if asked.
     u32 local_len = local_rounds > 0 ? gridDim.x * blockDim.x : 0;
@@ -423,7 +430,7 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
         r.mark = pass + 1;
         u32* big_ctr = bar + 6 + pass % 2;
         if (len <= local_len) {
-            expand_local(r, cur, len, local_rounds);
+            expand_local(r, cur, len, local_rounds, (u32*)table);
             grid_sync(bar);
         } else {
             expand_list(r, cur, len, big, big_ctr);
