@@ -278,3 +278,20 @@ def test_graph_objects_work_with_csgraph():
     assert (wcg.minimum_spanning_tree(g) != scg.minimum_spanning_tree(A)).nnz == 0
     np.testing.assert_array_equal(wcg.breadth_first_order(g, 0)[0],
                                   scg.breadth_first_order(A, 0)[0])
+
+
+def test_other_names_are_scipys():
+    """Code that uses the rest of scipy.sparse.csgraph works after the import changes."""
+    from warpgraph.csgraph import connected_components, reconstruct_path  # noqa: F401
+
+    assert wcg.connected_components is scg.connected_components
+    assert wcg.depth_first_order is scg.depth_first_order
+    assert "connected_components" in dir(wcg) and "dijkstra" in dir(wcg)
+    # The engine's own functions stay the engine's.
+    assert wcg.dijkstra is not scg.dijkstra
+    A = sp.csr_matrix(np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]], dtype=float))
+    assert connected_components(A)[0] == 2
+    with pytest.raises(AttributeError, match="no attribute 'no_such_function'"):
+        wcg.no_such_function
+    with pytest.raises(ImportError):
+        from warpgraph.csgraph import no_such_function  # noqa: F401

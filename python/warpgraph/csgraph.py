@@ -27,6 +27,11 @@ possible, output may vary with SciPy and Python version":
 What the engine does not reproduce is delegated to scipy itself, so that the answer is
 always scipy's: ``dijkstra`` on a graph with negative weights (scipy warns and returns a
 heap-order-dependent result), and ``dijkstra(..., return_sparse_dist=True)``.
+
+Every other name of ``scipy.sparse.csgraph`` (``connected_components``,
+``reconstruct_path``, ``depth_first_order``, ...) is scipy's own function, reached through
+this module, so that ``import warpgraph.csgraph as csgraph`` serves code that uses them
+too; they take scipy's inputs (matrices), not a :class:`warpgraph.Graph`.
 """
 
 from __future__ import annotations
@@ -54,6 +59,23 @@ __all__ = [
     "minimum_spanning_tree",
     "shortest_path",
 ]
+
+
+
+def __getattr__(name):
+    """scipy.sparse.csgraph's other names (see the module's docstring)."""
+    import scipy.sparse.csgraph as scg
+
+    if name.startswith("_") or not hasattr(scg, name):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(scg, name)
+
+
+def __dir__():
+    import scipy.sparse.csgraph as scg
+
+    return sorted(set(globals()) | {n for n in dir(scg) if not n.startswith("_")})
+
 
 NULL_IDX = -9999
 #: The engine's method behind scipy's ``'D'`` for one source (all its sources run in
