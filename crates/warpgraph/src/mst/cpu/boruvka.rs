@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::super::order::{bits, with_arc_weights, ArcWeights, EdgeWeight};
-use super::super::{arc_edge, assemble_sorted, symmetrise, SpanningForest};
+use super::super::{assemble_sorted, symmetrise, ArcEnds, SpanningForest};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId, NO_VERTEX};
 use crate::memory;
@@ -306,7 +306,8 @@ fn later_rounds<A: ArcWeights, K: OrderKey>(
     shift: u32,
     key: impl Fn(usize) -> K + Sync,
 ) -> Result<()> {
-    let edge = |arc: usize| arc_edge(g, w, arc);
+    let ends = ArcEnds::new(g);
+    let edge = |arc: usize| ends.edge(w, arc);
     let best = Best::new(k, K::TWO_PASS);
     let mut edges = first_entries(g, &label, &best, key)?;
     best.second_pass(&mut edges, k);

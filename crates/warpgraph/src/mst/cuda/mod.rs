@@ -46,7 +46,7 @@ use cudarc::driver::{
 use rayon::prelude::*;
 
 use super::order::{bits, with_arc_weights, ArcWeights, EdgeWeight};
-use super::{arc_edge, assemble, symmetrise, SpanningForest};
+use super::{assemble, symmetrise, ArcEnds, SpanningForest};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Weights};
@@ -406,11 +406,12 @@ impl<'g> GpuMst<'g> {
         keys.par_sort_unstable();
         let g = self.symmetric.as_ref().unwrap_or(self.given);
         let mask = (1u64 << self.rows.shift) - 1;
+        let ends = ArcEnds::new(g);
         let forest = with_arc_weights!(g.out().weights(), w => {
             let (edges, weights) = keys
                 .par_iter()
                 .map(|&key| {
-                    let (u, v, w) = arc_edge(g, w, (key & mask) as usize);
+                    let (u, v, w) = ends.edge(w, (key & mask) as usize);
                     ((u, v), w)
                 })
                 .unzip();
