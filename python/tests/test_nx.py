@@ -141,9 +141,14 @@ def test_dijkstra_family_unique_paths(seed, directed, spy):
     both("single_source_dijkstra_path", G, s, cutoff=0.7)
     for t in nodes[:8]:
         both("dijkstra_path", G, s, t)
+    for sources in ([s], nodes[:3], {nodes[4], nodes[9], nodes[4]}, [s, s]):
+        both("multi_source_dijkstra_path_length", G, sources)
+        both("multi_source_dijkstra_path_length", G, sources, cutoff=0.5)
     both("all_pairs_dijkstra", G)
     both("all_pairs_dijkstra_path", G, cutoff=0.7)
     assert spy.fallbacks == []  # all answered by the engine
+    both("multi_source_dijkstra_path_length", G, [])
+    both("multi_source_dijkstra_path_length", G, [s, "absent"])
     # Absent nodes and unreachable targets: NetworkX's errors.
     both("dijkstra_path", G, "absent", s)
     both("dijkstra_path", G, s, "absent")
@@ -163,6 +168,7 @@ def test_dijkstra_family_ties_and_negative(seed, directed, kind):
     both("all_pairs_dijkstra_path_length", G)
     both("single_source_dijkstra_path", G, s)
     both("dijkstra_path", G, s, list(G)[5])
+    both("multi_source_dijkstra_path_length", G, list(G)[:4])
     # Rows with ties (int weights) are NetworkX's own, the others the engine's.
     both("all_pairs_dijkstra", G)
     both("all_pairs_dijkstra_path", G)

@@ -358,6 +358,33 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
 
 
 @_exact
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
+    """NetworkX's ``multi_source_dijkstra_path_length``: ``{node: distance from the
+    nearest source}``, by one search from an added vertex joined to every source by an
+    arc of weight 0."""
+    if iter(sources) is sources or not sources:
+        raise _Decline  # one-shot iterators and NetworkX's own error for none
+    src = np.array([_vertex(G, s) for s in sources], dtype=np.int64)
+    _nonnegative(G, weight)
+    indptr, indices, w = _adjacency(G, weight)
+    n, k = len(indptr) - 1, len(src)
+    if w is None:
+        w = np.ones(len(indices), dtype=np.int64)
+    eng = _warpgraph.Graph.from_csr(
+        np.concatenate([indptr, [indptr[-1] + k]]).astype(np.int64),
+        np.concatenate([indices, src.astype(np.int32)]),
+        np.concatenate([w, np.zeros(k, dtype=w.dtype)]),
+        True,
+    )
+    dist, _ = _warpgraph.sssp(eng, np.array([n], dtype=np.int64), _ONE_SOURCE, "auto", False)
+    row = dist[0, :n]
+    reached = np.flatnonzero(np.isfinite(row) if cutoff is None else row <= cutoff)
+    reached = reached[np.argsort(row[reached], kind="stable")]
+    nodes = G.nodes
+    return dict(zip([nodes[i] for i in reached.tolist()], _values(row[reached], _is_int(w))))
+
+
+@_exact
 def dijkstra_path_length(G, source, target, weight="weight"):
     """NetworkX's ``dijkstra_path_length``."""
     s = _vertex(G, source)
