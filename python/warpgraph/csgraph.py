@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _warpgraph
-from .graph import Graph
+from .graph import Graph, with_virtual_source
 
 try:  # scipy's own exception class, so that `except NegativeCycleError` keeps working
     from scipy.sparse.csgraph import NegativeCycleError
@@ -296,11 +296,7 @@ def _min_only(csgraph, directed, unweighted, n, sources, limit, device,
     _, eng0, _ = _engine(csgraph, directed, unweighted)
     indptr, indices, w = eng0.csr()
     data = np.ones(len(indices)) if w is None else np.asarray(w, dtype=np.float64)
-    src = np.unique(sources)
-    indptr2 = np.concatenate([indptr, [indptr[-1] + len(src)]]).astype(np.int64)
-    indices2 = np.concatenate([indices, src.astype(np.int32)])
-    data2 = np.concatenate([data, np.zeros(len(src))])
-    eng = _warpgraph.Graph.from_csr(indptr2, indices2, data2, True)
+    eng = with_virtual_source(indptr, indices, data, np.unique(sources))
     dist, pred = _run(_warpgraph.sssp, eng, np.array([n]), _ONE_SOURCE, device, True)
     dist, pred = dist[0, :n].copy(), pred[0, :n].copy()
     far = dist > limit

@@ -20,6 +20,21 @@ from . import _warpgraph
 __all__ = ["Graph", "read"]
 
 
+
+def with_virtual_source(indptr, indices, weights, sources):
+    """The engine graph of the CSR arrays ``(indptr, indices, weights)`` (``weights`` None:
+    1 on every arc) with one more vertex, ``n``, joined to each of ``sources`` by an arc of
+    weight 0: a search from ``n`` finds each vertex's distance from its nearest source."""
+    if weights is None:
+        weights = np.ones(len(indices), dtype=np.int64)
+    k = len(sources)
+    return _warpgraph.Graph.from_csr(
+        np.concatenate([indptr, [indptr[-1] + k]]).astype(np.int64),
+        np.concatenate([indices, np.asarray(sources).astype(np.int32)]),
+        np.concatenate([weights, np.zeros(k, dtype=weights.dtype)]),
+        True,
+    )
+
 class Graph:
     """A graph in the warpgraph engine, usable with ``warpgraph.csgraph`` and NetworkX."""
 

@@ -29,7 +29,7 @@ from collections import defaultdict
 import numpy as np
 
 from .. import _warpgraph
-from ..graph import Graph
+from ..graph import Graph, with_virtual_source
 
 #: The engine's method for one source (Dijkstra's answer, in parallel).
 _ONE_SOURCE = "delta-stepping"
@@ -173,6 +173,24 @@ def _unbounded():
     return _nx().NetworkXUnbounded("Negative cycle detected.")
 
 
+def _rows_by(fn, G, convert, **kwargs):
+    """NetworkX's all-pairs generators: ``(node, fn(G, node, **kwargs))`` for each node in
+    ``G``'s order, each row by the backend's ``fn`` or, where it declines that row (a tie
+    between paths), by NetworkX's, which is what NetworkX's generator yields. The
+    adjacency with the weights ``convert`` is converted first, so that a failure falls
+    back whole."""
+    _adjacency(G, convert)
+
+    def rows():
+        for s in G.nodes:
+            try:
+                yield s, fn.__wrapped__(G, s, **kwargs)
+            except _Decline:
+                yield s, _networkx_answer(fn.__name__, G, s, **kwargs)
+
+    return rows()
+
+
 # -- breadth-first search -------------------------------------------------------------
 
 
@@ -233,17 +251,7 @@ def single_source_shortest_path(G, source, cutoff=None):
 def all_pairs_shortest_path(G, cutoff=None):
     """NetworkX's ``all_pairs_shortest_path``: a generator of ``(node, {node: path})``,
     one breadth-first search per node in ``G``'s order."""
-    # Converted now, so that a failure falls back before the first row.
-    indptr, indices, _ = _adjacency(G, None)
-    nodes = G.nodes
-    limit = _depth_limit(cutoff)
-
-    def rows():
-        for s in range(len(nodes)):
-            order, pred, _ = _warpgraph.bfs_order(indptr, indices, s, limit)
-            yield nodes[s], _paths(G, pred, s, order.tolist())
-
-    return rows()
+    return _rows_by(single_source_shortest_path, G, None, cutoff=cutoff)
 
 
 @_exact
@@ -264,17 +272,7 @@ def descendants_at_distance(G, source, distance):
 def all_pairs_shortest_path_length(G, cutoff=None):
     """NetworkX's ``all_pairs_shortest_path_length``: a generator of
     ``(node, {node: depth})``, one breadth-first search per node in ``G``'s order."""
-    # Converted now, so that a failure falls back before the first row.
-    indptr, indices, _ = _adjacency(G, None)
-    nodes = G.nodes
-    limit = _depth_limit(cutoff)
-
-    def rows():
-        for s in range(len(nodes)):
-            order, _, depth = _warpgraph.bfs_order(indptr, indices, s, limit)
-            yield nodes[s], dict(zip([nodes[v] for v in order.tolist()], depth.tolist()))
-
-    return rows()
+    return _rows_by(single_source_shortest_path_length, G, None, cutoff=cutoff)
 
 
 @_exact
@@ -367,15 +365,8 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     src = np.array([_vertex(G, s) for s in sources], dtype=np.int64)
     _nonnegative(G, weight)
     indptr, indices, w = _adjacency(G, weight)
-    n, k = len(indptr) - 1, len(src)
-    if w is None:
-        w = np.ones(len(indices), dtype=np.int64)
-    eng = _warpgraph.Graph.from_csr(
-        np.concatenate([indptr, [indptr[-1] + k]]).astype(np.int64),
-        np.concatenate([indices, src.astype(np.int32)]),
-        np.concatenate([w, np.zeros(k, dtype=w.dtype)]),
-        True,
-    )
+    n = len(indptr) - 1
+    eng = with_virtual_source(indptr, indices, w, src)
     dist, _ = _warpgraph.sssp(eng, np.array([n], dtype=np.int64), _ONE_SOURCE, "auto", False)
     row = dist[0, :n]
     reached = np.flatnonzero(np.isfinite(row) if cutoff is None else row <= cutoff)
@@ -431,35 +422,18 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     return rows()
 
 
-def _rows_by(fn, G, weight, **kwargs):
-    """NetworkX's all-pairs generators: ``(node, fn(G, node, weight=weight, **kwargs))``
-    for each node in ``G``'s order, each row by the backend's ``fn`` or, where it declines
-    that row (a tie between paths), by NetworkX's, which is what NetworkX's generator
-    yields. The weights are converted first, so that a failure falls back whole."""
-    _adjacency(G, weight)
-
-    def rows():
-        for s in G.nodes:
-            try:
-                yield s, fn.__wrapped__(G, s, weight=weight, **kwargs)
-            except _Decline:
-                yield s, _networkx_answer(fn.__name__, G, s, weight=weight, **kwargs)
-
-    return rows()
-
-
 @_exact
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """NetworkX's ``all_pairs_dijkstra``: a generator of ``(node, (distances, paths))``."""
     _nonnegative(G, weight)
-    return _rows_by(single_source_dijkstra, G, weight, cutoff=cutoff)
+    return _rows_by(single_source_dijkstra, G, weight, cutoff=cutoff, weight=weight)
 
 
 @_exact
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     """NetworkX's ``all_pairs_dijkstra_path``: a generator of ``(node, paths)``."""
     _nonnegative(G, weight)
-    return _rows_by(single_source_dijkstra_path, G, weight, cutoff=cutoff)
+    return _rows_by(single_source_dijkstra_path, G, weight, cutoff=cutoff, weight=weight)
 
 
 # -- Bellman-Ford -----------------------------------------------------------------------
@@ -534,13 +508,13 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     """NetworkX's ``all_pairs_bellman_ford_path_length``: a generator of
     ``(node, {node: distance})``; ``NetworkXUnbounded`` at the first source that reaches
     a negative cycle."""
-    return _rows_by(single_source_bellman_ford_path_length, G, weight)
+    return _rows_by(single_source_bellman_ford_path_length, G, weight, weight=weight)
 
 
 @_exact
 def all_pairs_bellman_ford_path(G, weight="weight"):
     """NetworkX's ``all_pairs_bellman_ford_path``: a generator of ``(node, paths)``."""
-    return _rows_by(single_source_bellman_ford_path, G, weight)
+    return _rows_by(single_source_bellman_ford_path, G, weight, weight=weight)
 
 
 @_exact
