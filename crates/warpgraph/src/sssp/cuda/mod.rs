@@ -35,11 +35,9 @@
 //!   ELL is column-major, padded to the longest row, refused where that padding would
 //!   exceed four times the arcs.
 //!
-//! Experimental, off unless `WARPGRAPH_SSSP_LOCAL_ROUNDS` asks (not yet tested on a GPU):
-//! on graphs where no vertex has more than 32 arcs (road-like), a near-far pass over a
-//! list of at most one vertex per thread runs local rounds: each block expands the
-//! vertices it improves itself, round after round with block barriers only, before the
-//! grid barrier (several hops per grid barrier).
+//! For measuring: `WARPGRAPH_SSSP_TRACE=1` prints near-far's passes, buckets and vertex
+//! expansions of each search to stderr, and `WARPGRAPH_SSSP_AUTO_WIDTH=X` replaces the
+//! automatic width's factor ([`AUTO_WIDTH`]).
 //!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
 //! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
@@ -208,8 +206,6 @@ pub struct GpuSssp {
     /// Whether near-far may keep (distance, parent) words: positive integer weights and
     /// every distance below 2^31 - 1.
     packable: bool,
-    /// Near-far's local rounds per pass on short lists ([`local_rounds`]).
-    local_rounds: u32,
     /// The second vector of the SpMV products.
     dist2: CudaSlice<u64>,
     changed: CudaSlice<u32>,
@@ -361,7 +357,7 @@ impl GpuSssp {
             barrier: gpu.zeros(BARRIER_WORDS)?,
             gmin: gpu.zeros(2)?,
             flags: gpu.zeros(3)?,
-            passes: gpu.zeros(1)?,
+            passes: gpu.zeros(4)?,
             blocks: per_sm * gpu.info().multiprocessors,
             block_key: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
             block_vertex: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
@@ -372,7 +368,6 @@ impl GpuSssp {
             negative: min_weight.is_some_and(|x| x < 0.0),
             min_weight,
             packable,
-            local_rounds: local_rounds(csr),
             dist2: gpu.zeros(n)?,
             changed: gpu.zeros(1)?,
             changed_host: gpu.pinned(1)?,
@@ -637,7 +632,7 @@ impl GpuSssp {
                 let mean = cpu::resolve_delta(csr, w, Delta::Mean)?;
                 let n = csr.num_vertices().max(1) as f64;
                 let degree = (csr.targets().len() as f64 / n).max(1.0);
-                let x = AUTO_WIDTH * mean / (degree * degree);
+                let x = auto_width() * mean / (degree * degree);
                 // As a fixed width: integer distances round it (to at least 1).
                 Delta::Fixed(x.max(f64::MIN_POSITIVE))
             }
@@ -669,6 +664,7 @@ impl GpuSssp {
     fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool, first: u32) -> Result<()> {
         let packed = u32::from(packed);
         let stream = self.gpu.stream().clone();
+        stream.memset_zeros(&mut self.passes).map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.near_far);
         b.arg(&self.off).arg(&self.tgt);
         self.w.push_to(&mut b);
@@ -679,7 +675,6 @@ impl GpuSssp {
         };
         b.arg(&packed)
             .arg(&first)
-            .arg(&self.local_rounds)
             .arg(&mut self.qa)
             .arg(&mut self.qb)
             .arg(&mut self.big)
@@ -693,6 +688,16 @@ impl GpuSssp {
         // launch keeps every block resident for the grid barrier, within the occupancy
         // the driver reported.
         unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        if std::env::var_os("WARPGRAPH_SSSP_TRACE").is_some() {
+            let s = stream.clone_dtoh(&self.passes).map_err(gpu_err)?;
+            eprintln!(
+                "near-far: {} passes, {} buckets, {} expansions ({:.2} per vertex)",
+                s[0],
+                s[1],
+                s[2],
+                f64::from(s[2]) / f64::from(self.n.max(1)),
+            );
+        }
         Ok(())
     }
 
@@ -945,30 +950,15 @@ pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
 
-/// Near-far's local rounds (`expand_local` of `sssp.cu`) for `csr`: with the environment
-/// variable `WARPGRAPH_SSSP_LOCAL_ROUNDS=R` (R > 0), and where no vertex has more than
-/// [`LOCAL_MAX_DEGREE`] arcs (road-like graphs, where a pass is mostly its grid barrier),
-/// passes over lists of at most a vertex per thread run R rounds within each block.
-/// Otherwise none: the local rounds are experimental, off until they have been tested and
-/// measured on a GPU.
-fn local_rounds(csr: &Csr) -> u32 {
-    let rounds = std::env::var("WARPGRAPH_SSSP_LOCAL_ROUNDS")
+/// [`AUTO_WIDTH`], or the environment variable `WARPGRAPH_SSSP_AUTO_WIDTH` (a positive
+/// number) in its place: for measuring other widths.
+fn auto_width() -> f64 {
+    std::env::var("WARPGRAPH_SSSP_AUTO_WIDTH")
         .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let low = || {
-        csr.offsets()
-            .par_windows(2)
-            .all(|w| w[1] - w[0] <= LOCAL_MAX_DEGREE)
-    };
-    match rounds > 0 && low() {
-        true => rounds,
-        false => 0,
-    }
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .unwrap_or(AUTO_WIDTH)
 }
-
-/// See [`local_rounds`].
-const LOCAL_MAX_DEGREE: u64 = 32;
 
 /// The source of a reset that starts from every vertex at distance 0 (`EVERYWHERE` of
 /// `sssp.cu`): Johnson's virtual source.

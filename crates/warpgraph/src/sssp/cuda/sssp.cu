@@ -141,13 +141,11 @@ template <typename W, typename D> struct Relax {
 };
 
 // Relaxes the arcs first, first + stride, ... (below end) of u, at distance du. Every
-// target improved below r.hi is claimed for the next list (once, by its stamp) and given
-// to join(bool, v) (called with false for the others); packed, a word lowered only in its
-// parent is not. With fence, a fence parts the lowering from the claim (the local rounds'
-// release needs it, see expand_local).
-template <typename W, typename D, typename Join>
-__device__ __forceinline__ void relax_arcs_to(const Relax<W, D>& r, u32 u, D du, u64 first,
-                                              u64 end, u32 stride, bool fence, Join join_to) {
+// target improved below r.hi joins the next list (once); packed, a word lowered only in
+// its parent does not. All active lanes call it.
+template <typename W, typename D>
+__device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u64 first,
+                                           u64 end, u32 stride) {
     for (u64 e = first; e < end; e += (u64)UNROLL * stride) {
         u32 v[UNROLL];
         D w[UNROLL], dv[UNROLL];
@@ -175,85 +173,11 @@ __device__ __forceinline__ void relax_arcs_to(const Relax<W, D>& r, u32 u, D du,
                 } else {
                     join = nd < dv[k] && nd < Dist<D>::atomic_min(r.dist + v[k], nd);
                 }
-                join = join && nd < r.hi;
-                if (join && fence) __threadfence();
-                join = join && atomicExch(r.stamp + v[k], r.mark) != r.mark;
+                join = join && nd < r.hi && atomicExch(r.stamp + v[k], r.mark) != r.mark;
             }
-            join_to(join, v[k]);
+            warp_append(join, v[k], r.next, r.ctr);
         }
     }
-}
-
-// relax_arcs_to, the claimed targets appended to the next list (r.next, r.ctr). All
-// active lanes call it.
-template <typename W, typename D>
-__device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u64 first,
-                                           u64 end, u32 stride) {
-    relax_arcs_to(r, u, du, first, end, stride, false,
-                  [&](bool join, u32 v) { warp_append(join, v, r.next, r.ctr); });
-}
-
-// Entries of each of the two block-local queues of expand_local.
-#define LOCAL_CAP 1024
-// Shared 32-bit words expand_local works in: the two queues, their counters and a base.
-#define LOCAL_WORDS (2 * LOCAL_CAP + 3)
-
-// A pass of local rounds, for short lists of low-degree vertices (road-like graphs, where
-// a pass is mostly its grid barrier): each thread relaxes the arcs of at most one vertex
-// of the list, and the block keeps the targets it claims in a shared-memory queue and
-// expands them itself, round after round (block barriers only), for up to `rounds` rounds;
-// what is left then, or does not fit the queue, joins the next list. Several hops per
-// grid barrier instead of one.
-//
-// A vertex expanded in a local round was claimed for the next list (its stamp is the
-// next mark): it is released first (stamp 0), then a fence, then its distance read. A
-// thread that lowers it after that read claims it again (the fence between its lowering
-// and its claim, relax_arcs_to's, orders the two), so no improvement goes unexpanded.
-//
-// words: LOCAL_WORDS words of shared memory, free during the pass (near_far lends the
-// table expand_big uses in other passes, so the default path keeps its occupancy).
-template <typename W, typename D>
-__device__ void expand_local(const Relax<W, D>& r, const u32* list, u32 len, u32 rounds,
-                             u32* words) {
-    u32* queue[2] = {words, words + LOCAL_CAP};
-    u32* count = words + 2 * LOCAL_CAP;
-    u32* base = count + 2;
-    if (threadIdx.x == 0) count[0] = 0;
-    __syncthreads();
-    u32 q = 0;
-    auto keep = [&](bool join, u32 v) {
-        if (!join) return;
-        u32 slot = atomicAdd(&count[q], 1u);
-        if (slot < LOCAL_CAP) queue[q][slot] = v;
-        else r.next[atomicAdd(r.ctr, 1u)] = v;
-    };
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
-        u32 u = ld(list + i);
-        relax_arcs_to(r, u, r.get(u), r.off[u], r.off[u + 1], 1, true, keep);
-    }
-    for (u32 round = 0;; round++) {
-        __syncthreads();
-        u32 cnt = min(count[q], (u32)LOCAL_CAP);
-        if (cnt == 0) break;
-        if (round == rounds) {
-            // What is left joins the next list (still claimed).
-            if (threadIdx.x == 0) *base = atomicAdd(r.ctr, cnt);
-            __syncthreads();
-            for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) r.next[*base + i] = queue[q][i];
-            break;
-        }
-        if (threadIdx.x == 0) count[q ^ 1] = 0;
-        __syncthreads();
-        const u32* cur = queue[q];
-        q ^= 1;
-        for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) {
-            u32 u = cur[i];
-            atomicExch(r.stamp + u, 0u);
-            __threadfence();
-            relax_arcs_to(r, u, r.get(u), r.off[u], r.off[u + 1], 1, true, keep);
-        }
-    }
-    __syncthreads();  // the queues are reused
 }
 
 // Expands the list: a thread per vertex of fewer than 32 arcs, a warp per vertex of
@@ -362,23 +286,18 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // qa, qb, big: lists of n entries, qa's first len0 the first list (reset wrote them: the
 // source, or every vertex); bar: the barrier (8 + BARRIER_FANIN words, counters at 3..8
 // zero); gmin: two distances, infinite. packed: dist holds packed words (reset made them).
-// local_rounds: with lists of at most one vertex per thread, passes of that many local
-// rounds (expand_local; the host asks only where no vertex has many arcs), 0 none.
-// *passes_out: list passes run.
+// stats (zero): [0] the passes run, [1] the buckets, [2] the vertex expansions.
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
-                         u32 n, D delta, u32 packed, u32 len0, u32 local_rounds, u32* qa,
-                         u32* qb, u32* big, u32* bar, D* gmin, u32* flags, u32* passes_out) {
+                         u32 n, D delta, u32 packed, u32 len0, u32* qa, u32* qb, u32* big,
+                         u32* bar, D* gmin, u32* flags, u32* stats) {
     __shared__ u64 table[TABLE];
     __shared__ u64 scratch[WARPS_MAX];
-    static_assert(LOCAL_WORDS <= 2 * TABLE, "expand_local's words fit the table");
     bool worklist = delta == Dist<D>::zero();
-    // Lists of at most a vertex per thread take local rounds (expand_local), if asked.
-    u32 local_len = local_rounds > 0 ? gridDim.x * blockDim.x : 0;
     Relax<W, D> r = {off, tgt, wt, dist, stamp, flags, worklist ? Dist<D>::inf() : delta,
                      qb, 0, 0, packed != 0};
     u32* cur = qa;
-    u32 len = len0, pass = 0, advances = 0;
+    u32 len = len0, pass = 0, advances = 0, expanded = 0;
     // Every pass (an expansion, or a scan for the next bucket) appends to counter
     // bar[3 + (pass + 1) % 3], which every block reads after the pass's barrier, and
     // clears bar[3 + (pass + 2) % 3], whose last reads came before the previous pass's
@@ -429,23 +348,23 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
         r.ctr = begin_pass();
         r.mark = pass + 1;
         u32* big_ctr = bar + 6 + pass % 2;
-        if (len <= local_len) {
-            expand_local(r, cur, len, local_rounds, (u32*)table);
+        expand_list(r, cur, len, big, big_ctr);
+        grid_sync(bar);
+        u32 nbig = ld(big_ctr);
+        if (nbig > 0) {
+            expand_big(r, big, nbig, table, scratch);
             grid_sync(bar);
-        } else {
-            expand_list(r, cur, len, big, big_ctr);
-            grid_sync(bar);
-            u32 nbig = ld(big_ctr);
-            if (nbig > 0) {
-                expand_big(r, big, nbig, table, scratch);
-                grid_sync(bar);
-            }
         }
+        if (blockIdx.x == 0 && threadIdx.x == 0) expanded += len;
         len = ld(r.ctr);
         cur = nxt;
         pass++;
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *passes_out = pass;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        stats[0] = pass;
+        stats[1] = advances;
+    }
+    if (expanded > 0) atomicAdd(stats + 2, expanded);
 }
 
 // Seed 000's delta-stepping (its Algorithm 3), one cooperative launch. Bucket i holds the
@@ -982,10 +901,10 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
-        u32 packed, u32 len0, u32 local_rounds, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, \
-        u32* flags, u32* passes_out) {                                                         \
-        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, len0, local_rounds, qa,    \
-                       qb, big, bar, gmin, flags, passes_out);                                 \
+        u32 packed, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,       \
+        u32* stats) {                                                                          \
+        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, len0, qa, qb, big, bar,    \
+                       gmin, flags, stats);                                                    \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
