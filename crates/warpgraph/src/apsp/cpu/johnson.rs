@@ -156,9 +156,29 @@ where
     if !ws.par_iter().any(|w| w.to_f64() < 0.0) {
         return run.rows(ws, None, sink);
     }
-    let h = bellman_ford_potentials(run.csr, ws)?;
-    let w2 = reweight(run.csr, ws, &h)?;
+    let (w2, h) = reweight_by_cpu(run.csr, ws)?;
     run.rows(&w2[..], Some(&h), sink)
+}
+
+/// Reweighted weights and the potentials that reweighted them.
+type Reweighting<D> = (Vec<D>, Vec<D>);
+
+/// The weights reweighted by the CPU's potentials ([`bellman_ford_potentials`]), and
+/// those potentials.
+///
+/// # Errors
+/// [`Error::NegativeCycle`] and [`Error::Overflow`], as [`johnson`].
+fn reweight_by_cpu<W: Weight>(csr: &Csr, ws: &[W]) -> Result<Reweighting<W::Dist>>
+where
+    W::Dist: Unweight,
+{
+    let h = bellman_ford_potentials(csr, ws)?;
+    match reweight(csr, ws, &h)? {
+        Some(w) => Ok((w, h)),
+        None => Err(Error::InvalidArgument(
+            "the CPU's Bellman-Ford gave infeasible potentials: please report this".into(),
+        )),
+    }
 }
 
 /// The weights Johnson's searches run on, in the distance type (for the GPU's searches):
@@ -188,13 +208,12 @@ pub(crate) fn reweighted(csr: &Csr, from: PotentialsFrom<'_>) -> Result<Reweight
             return Ok((ws.par_iter().map(|w| w.to_dist()).collect(), None));
         }
         let h = W::Dist::potentials(from()?)?;
-        // Checked: potentials that are not feasible (a fault of where they came from) would
-        // give wrong distances; the CPU's Bellman-Ford replaces them.
-        let h = match feasible(csr, ws, &h) {
-            true => h,
-            false => bellman_ford_potentials(csr, ws)?,
-        };
-        Ok((reweight(csr, ws, &h)?, Some(h)))
+        // Potentials that are not feasible (a fault of where they came from) would give
+        // wrong distances: the CPU's Bellman-Ford replaces them.
+        match reweight(csr, ws, &h)? {
+            Some(w) => Ok((w, Some(h))),
+            None => reweight_by_cpu(csr, ws).map(|(w, h)| (w, Some(h))),
+        }
     }
     use crate::graph::Weights;
     Ok(match csr.weights() {
@@ -206,28 +225,19 @@ pub(crate) fn reweighted(csr: &Csr, from: PotentialsFrom<'_>) -> Result<Reweight
     })
 }
 
-/// Whether `h` is a feasible potential for the arcs of `csr` weighing `ws`: `h` has a value
-/// per vertex and `w + h(u) - h(v) >= 0` on every arc (floats: up to rounding).
-fn feasible<W: Weight>(csr: &Csr, ws: &[W], h: &[W::Dist]) -> bool
+/// `w'(u, v) = w + h(u) - h(v)` for every arc, in the distance type; `None` when `h` is
+/// not a feasible potential (not one value per vertex, or `w'` below 0 on some arc, floats
+/// beyond rounding).
+///
+/// # Errors
+/// [`Error::Overflow`] when some `w'` leaves the distance range.
+fn reweight<W: Weight>(csr: &Csr, ws: &[W], h: &[W::Dist]) -> Result<Option<Vec<W::Dist>>>
 where
     W::Dist: Unweight,
 {
-    let offsets = csr.offsets();
-    let targets = csr.targets();
-    h.len() == csr.num_vertices()
-        && ws.len() == targets.len()
-        && (0..csr.num_vertices()).into_par_iter().all(|u| {
-            let (b, e) = (offsets[u] as usize, offsets[u + 1] as usize);
-            (b..e).all(|i| W::Dist::feasible(ws[i].to_dist(), h[u], h[targets[i] as usize]))
-        })
-}
-
-/// `w'(u, v) = w + h(u) - h(v)` for every arc, in the distance type.
-fn reweight<W: Weight>(csr: &Csr, ws: &[W], h: &[W::Dist]) -> Result<Vec<W::Dist>>
-where
-    W::Dist: Unweight,
-{
-    let n = csr.num_vertices();
+    if h.len() != csr.num_vertices() || ws.len() != csr.targets().len() {
+        return Ok(None);
+    }
     let mut out = vec![W::Dist::ZERO; ws.len()];
     let offsets = csr.offsets();
     let targets = csr.targets();
@@ -245,35 +255,34 @@ where
                 while u + 1 < offsets.len() && offsets[u + 1] as usize <= i {
                     u += 1;
                 }
-                let v = targets.get(i).map_or(0, |&v| v as usize);
-                let (Some(&w), Some(&hu), Some(&hv)) = (ws.get(i), h.get(u), h.get(v)) else {
-                    return Some(Error::InvalidArgument(format!(
-                        "potentials for {} vertices, the graph has {n}",
-                        h.len()
-                    )));
-                };
+                let v = targets[i] as usize;
+                let (w, hu, hv) = (ws[i], h[u], h[v]);
+                if !W::Dist::feasible(w.to_dist(), hu, hv) {
+                    return Some(None);
+                }
                 match W::Dist::reweight(w.to_dist(), hu, hv) {
                     Some(x) => *o = x,
                     None => {
-                        return Some(Error::Overflow(format!(
+                        return Some(Some(Error::Overflow(format!(
                             "reweighting arc {u} -> {v} of weight {w} with potentials {hu} and \
                              {hv} leaves the distance range"
-                        )))
+                        ))))
                     }
                 }
             }
             None
         });
     match bad {
-        Some(e) => Err(e),
-        None => Ok(out),
+        None => Ok(Some(out)),
+        Some(None) => Ok(None),
+        Some(Some(e)) => Err(e),
     }
 }
 
 /// Distance arithmetic for Johnson's reweighting.
 pub(crate) trait Unweight: Distance {
-    /// `w + hu - hv`, at least 0 for a valid potential: `None` on overflow or when
-    /// negative (integers); clamped at 0 (floats, where rounding can leave `-1e-16`).
+    /// `w + hu - hv` for a feasible potential ([`Unweight::feasible`]): `None` on overflow
+    /// (integers); clamped at 0 (floats, where rounding can leave `-1e-16`).
     fn reweight(w: Self, hu: Self, hv: Self) -> Option<Self>;
     /// `d - hs + ht` for a finite `d`; `None` when it leaves the finite range.
     fn unweight(d: Self, hs: Self, ht: Self) -> Option<Self>;
@@ -293,7 +302,7 @@ fn potentials_mismatch() -> Error {
 impl Unweight for i64 {
     fn reweight(w: i64, hu: i64, hv: i64) -> Option<i64> {
         let x = i128::from(w) + i128::from(hu) - i128::from(hv);
-        i64::try_from(x).ok().filter(|&x| x >= 0 && x != i64::MAX)
+        i64::try_from(x).ok().filter(|&x| x != i64::MAX)
     }
     fn unweight(d: i64, hs: i64, ht: i64) -> Option<i64> {
         let x = i128::from(d) - i128::from(hs) + i128::from(ht);

@@ -478,14 +478,7 @@ impl GpuSssp {
         let flags = self.gpu.read_pinned(&self.flags, 3, &mut self.flags_host)?;
         if flags[1] != 0 {
             // The GPU proved a cycle; the CPU's Bellman-Ford names it.
-            return Err(match cpu::potentials_with(csr, w) {
-                Err(e) => e,
-                Ok(_) => Error::Gpu(
-                    "the GPU found a negative cycle that the CPU's Bellman-Ford does not: \
-                     please report this"
-                        .into(),
-                ),
-            });
+            return Err(cycle_named_by(cpu::potentials_with(csr, w)));
         }
         let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
         let h: Vec<A::D> = bits.par_iter().map(|&b| A::D::from_bits(b)).collect();
@@ -580,16 +573,12 @@ impl GpuSssp {
         };
         if cycle {
             // The GPU proved a cycle; the CPU's Bellman-Ford names it.
-            return Err(
-                match cpu::bellman_ford_with(csr, w, !g.is_directed(), source) {
-                    Err(e) => e,
-                    Ok(_) => Error::Gpu(
-                        "the GPU found a negative cycle that the CPU's Bellman-Ford does not: \
-                         please report this"
-                            .into(),
-                    ),
-                },
-            );
+            return Err(cycle_named_by(cpu::bellman_ford_with(
+                csr,
+                w,
+                !g.is_directed(),
+                source,
+            )));
         }
         if overflow {
             // A sum that did not fit was dropped: harmless unless a distance does not fit.
@@ -664,7 +653,6 @@ impl GpuSssp {
     fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool, first: u32) -> Result<()> {
         let packed = u32::from(packed);
         let stream = self.gpu.stream().clone();
-        stream.memset_zeros(&mut self.passes).map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.near_far);
         b.arg(&self.off).arg(&self.tgt);
         self.w.push_to(&mut b);
@@ -958,6 +946,19 @@ fn auto_width() -> f64 {
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|x| x.is_finite() && *x > 0.0)
         .unwrap_or(AUTO_WIDTH)
+}
+
+/// The error for a negative cycle the GPU proved: the one `cpu` (the CPU's Bellman-Ford on
+/// the same graph) names, as the CPU backend reports it.
+fn cycle_named_by<T>(cpu: Result<T>) -> Error {
+    match cpu {
+        Err(e) => e,
+        Ok(_) => Error::Gpu(
+            "the GPU found a negative cycle that the CPU's Bellman-Ford does not: please \
+             report this"
+                .into(),
+        ),
+    }
 }
 
 /// The source of a reset that starts from every vertex at distance 0 (`EVERYWHERE` of

@@ -286,7 +286,8 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // qa, qb, big: lists of n entries, qa's first len0 the first list (reset wrote them: the
 // source, or every vertex); bar: the barrier (8 + BARRIER_FANIN words, counters at 3..8
 // zero); gmin: two distances, infinite. packed: dist holds packed words (reset made them).
-// stats (zero): [0] the passes run, [1] the buckets, [2] the vertex expansions.
+// stats: [0] the passes run, [1] the buckets, [2] the vertex expansions (block 0's
+// thread 0 counts and writes them).
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
                          u32 n, D delta, u32 packed, u32 len0, u32* qa, u32* qb, u32* big,
@@ -363,8 +364,8 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         stats[0] = pass;
         stats[1] = advances;
+        stats[2] = expanded;
     }
-    if (expanded > 0) atomicAdd(stats + 2, expanded);
 }
 
 // Seed 000's delta-stepping (its Algorithm 3), one cooperative launch. Bucket i holds the
