@@ -34,6 +34,14 @@ fn check_gpu(c: &Case) -> Result<(), TestCaseError> {
             check_case_with(c, &a, true, |g, s, a| search.run(g, s, a).map(|r| r.0))?;
         }
     }
+    // auto's two designs for non-negative weights, each forced (a graph this small is
+    // never road-like by itself).
+    for owner_local in [true, false] {
+        search.set_owner_local(Some(owner_local));
+        check_case_with(c, &Algorithm::Auto, true, |g, s, a| {
+            search.run(g, s, a).map(|r| r.0)
+        })?;
+    }
     Ok(())
 }
 
@@ -157,7 +165,38 @@ fn generated_graphs_match_the_cpu() {
             verify(&g, &r).unwrap_or_else(|e| panic!("{a} on {gen:?}: {e}"));
             assert!(times.kernel_seconds > 0.0 && times.total_seconds > 0.0);
         }
+        // auto's owner-local near-far, forced where the graph is not road-like.
+        search.set_owner_local(Some(true));
+        let (r, _) = search.run(&g, source, &Algorithm::Auto).unwrap();
+        assert_eq!(dist_of(&r), dist_of(&cpu), "owner-local on {gen:?}");
+        verify(&g, &r).unwrap_or_else(|e| panic!("owner-local on {gen:?}: {e}"));
     }
+}
+
+/// Which graphs `auto` treats as road-like: grids numbered row by row, not Kronecker or
+/// uniform random graphs.
+#[test]
+fn road_like_graphs() {
+    let weights = WeightSpec::Int { lo: 1, hi: 255 };
+    let opts = GenerateOptions {
+        weights,
+        undirected: true,
+        ..Default::default()
+    };
+    let grid = Generator::Grid {
+        rows: 256,
+        cols: 256,
+        remove: 0.0,
+        shortcuts: 0,
+    };
+    let kron = Generator::Kronecker {
+        scale: 14,
+        edge_factor: 4,
+    };
+    assert!(sssp::cuda::road_like(generate(&grid, &opts).unwrap().out()));
+    assert!(!sssp::cuda::road_like(
+        generate(&kron, &opts).unwrap().out()
+    ));
 }
 
 /// The search's result, or None where spmv-ell refuses a skewed graph (saying why).

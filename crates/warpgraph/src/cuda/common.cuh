@@ -8,6 +8,13 @@ typedef unsigned long long u64;
 // cache, which could hold a copy from before another block's write).
 __device__ __forceinline__ u32 ld(const u32* p) { return __ldcg(p); }
 
+// The GPU's global nanosecond timer.
+__device__ __forceinline__ u64 global_timer() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 // Sub-counters of the grid barrier: arrivals spread over them instead of queueing on
 // one address (a two-level tree).
 #define BARRIER_FANIN 16
@@ -36,6 +43,23 @@ __device__ void grid_sync(u32* bar) {
         }
         if (!released)
             while (*gen == g) __nanosleep(20);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// Grid-wide barrier on one word (every block resident): each block adds 1, block 0
+// adds 2^31 - (blocks - 1), so the word's top bit flips when the last one arrives, which
+// every block watches for. Needs no reset.
+__device__ void grid_sync_flat(u32* word) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+        volatile u32* w = word;
+        __threadfence();
+        u32 old = atomicAdd(word, add);
+        while (((old ^ *w) & 0x80000000u) == 0) {
+        }
         __threadfence();
     }
     __syncthreads();

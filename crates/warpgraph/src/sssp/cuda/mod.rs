@@ -19,6 +19,14 @@
 //!   range of arcs shared by the whole grid. `dijkstra-parallel` is seed 002's rule: a
 //!   bucket as wide as the smallest arc weight settles every vertex within that width
 //!   of the minimum at once (Crauser et al.).
+//! - `auto` on road-like graphs ([`road_like`]: small degrees, arcs mostly between
+//!   vertices of close numbers, as on a grid numbered row by row): owner-local near-far,
+//!   our design. The same buckets, but each block (one per multiprocessor) owns a range
+//!   of vertices and alone expands them, asynchronously within a bucket: local passes
+//!   over its own list with block barriers only, a lowered vertex of another block sent
+//!   to that block's inbox (a ring it takes in at its next local pass), a global count of
+//!   listed and sent vertices telling every block when the bucket is done. On a grid a
+//!   wave crosses into another block's strip without waiting for a grid barrier.
 //! - `bellman-ford-queue` (and `auto` with negative weights): the same kernel with one
 //!   bucket of infinite width: a work-list of the vertices changed by the last pass,
 //!   without duplicates. A list still non-empty after n passes proves a negative cycle.
@@ -36,8 +44,11 @@
 //!   exceed four times the arcs.
 //!
 //! For measuring: `WARPGRAPH_SSSP_TRACE=1` prints near-far's passes, buckets and vertex
-//! expansions of each search to stderr, and `WARPGRAPH_SSSP_AUTO_WIDTH=X` replaces the
-//! automatic width's factor ([`AUTO_WIDTH`]).
+//! expansions of each search to stderr (`=2` adds where the time goes: near-far's passes
+//! by list length, owner-local's clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X`
+//! replaces the automatic width's factor ([`AUTO_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1`
+//! turns `auto`'s owner-local design off or on whatever the graph
+//! ([`GpuSssp::set_owner_local`] in code).
 //!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
 //! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
@@ -148,6 +159,7 @@ struct Kernels {
     spmv_ell: CudaFunction,
     dijkstra: CudaFunction,
     buckets: CudaFunction,
+    owned: CudaFunction,
 }
 
 /// How a search runs.
@@ -163,7 +175,27 @@ enum Method {
     Dijkstra,
     /// Seed 000's delta-stepping, buckets of this width.
     Buckets(f64),
+    /// Owner-local near-far buckets of this width (road-like graphs).
+    Owned(f64),
 }
+
+/// Owner-local near-far's state (sssp.cu's `owned`), allocated when first needed.
+struct OwnedState {
+    /// Its blocks: one per multiprocessor, OWNED_THREADS threads each.
+    blocks: u32,
+    istamp: CudaSlice<u32>,
+    la: CudaSlice<u32>,
+    lb: CudaSlice<u32>,
+    inbox: CudaSlice<u32>,
+    ictr: CudaSlice<u32>,
+}
+
+/// Threads per block of owner-local near-far.
+const OWNED_THREADS: u32 = 1024;
+/// The most blocks owner-local near-far runs (its lists are sized for them).
+const OWNED_BLOCKS_MAX: u32 = 1024;
+/// Parts of the locality test of [`road_like`].
+const ROAD_PARTS: usize = 128;
 
 /// A CSR on the GPU: offsets, targets, weights.
 type DeviceCsr = (CudaSlice<u64>, CudaSlice<u32>, DeviceWeights);
@@ -214,6 +246,10 @@ pub struct GpuSssp {
     /// width), uploaded when an SpMV variant first needs them.
     incoming: Option<DeviceCsr>,
     ell: Option<(CudaSlice<u32>, DeviceWeights, u32)>,
+    owned: Option<OwnedState>,
+    /// Whether `auto` runs owner-local near-far: forced, or (None) where [`road_like`].
+    owner_local: Option<bool>,
+    road_like: bool,
     dist_host: PinnedHostSlice<u64>,
     parent_host: PinnedHostSlice<u32>,
     flags_host: PinnedHostSlice<u32>,
@@ -252,6 +288,7 @@ pub fn bytes_needed_for(g: &Graph, algorithm: &Algorithm) -> Result<u64> {
         Algorithm::DeltaStepping(_) => requests_bytes(g.num_vertices() as u64),
         Algorithm::SpmvCsr => incoming_bytes(g),
         Algorithm::SpmvEll => incoming_bytes(g) + ell_bytes(g)?,
+        Algorithm::Auto if road_like(g.out()) => owned_bytes(g.num_vertices() as u64),
         _ => 0,
     };
     Ok(bytes_needed(g) + extra)
@@ -285,6 +322,40 @@ fn incoming_bytes(g: &Graph) -> u64 {
 fn ell_bytes(g: &Graph) -> Result<u64> {
     let inc = g.incoming();
     Ok((4 + weight_bytes(inc.weights())) * cpu::ell_plan(inc)? as u64)
+}
+
+/// Device bytes of owner-local near-far's state for `n` vertices: a second stamp per
+/// vertex, two local lists and two inbox generations (n plus a block's worth each) and the
+/// inbox counters.
+fn owned_bytes(n: u64) -> u64 {
+    4 * n + 16 * (n + u64::from(OWNED_BLOCKS_MAX)) + 8 * u64::from(OWNED_BLOCKS_MAX)
+}
+
+/// Whether `csr` is road-like, where `auto` runs owner-local near-far: non-negative
+/// weights (the caller checks), at most 8 arcs per vertex on average and 64 at most, and
+/// at least 3 in 4 arcs inside one of ROAD_PARTS equal ranges of vertex numbers (a grid
+/// numbered row by row: 97% in 128 strips; Kronecker and uniform graphs: about 1%).
+pub fn road_like(csr: &Csr) -> bool {
+    let n = csr.num_vertices();
+    let m = csr.num_arcs();
+    if n == 0 || m > 8 * n as u64 {
+        return false;
+    }
+    let off = csr.offsets();
+    let tgt = csr.targets();
+    let chunk = n.div_ceil(ROAD_PARTS);
+    let (inside, widest) = (0..n)
+        .into_par_iter()
+        .map(|u| {
+            let arcs = &tgt[off[u] as usize..off[u + 1] as usize];
+            let inside = arcs
+                .iter()
+                .filter(|&&v| v as usize / chunk == u / chunk)
+                .count();
+            (inside as u64, arcs.len())
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+    widest <= 64 && 4 * inside >= 3 * m
 }
 
 /// Device bytes of delta-stepping's request layout for `n` vertices.
@@ -331,6 +402,7 @@ impl GpuSssp {
             spmv_ell: f("sssp_spmv_ell")?,
             dijkstra: f("sssp_dijkstra")?,
             buckets: f("sssp_buckets")?,
+            owned: f("sssp_owned")?,
         };
         let per_sm = [&k.near_far, &k.rounds, &k.buckets]
             .iter()
@@ -373,6 +445,9 @@ impl GpuSssp {
             changed_host: gpu.pinned(1)?,
             incoming: None,
             ell: None,
+            owned: None,
+            owner_local: None,
+            road_like: !range.is_some_and(|r| r.0 < 0.0) && road_like(csr),
             dist_host: gpu.pinned(n.max(1))?,
             parent_host: gpu.pinned(n.max(1))?,
             flags_host: gpu.pinned(3)?,
@@ -400,6 +475,12 @@ impl GpuSssp {
         check_extract_min_threads(threads)?;
         self.extract_min_threads = threads;
         Ok(())
+    }
+
+    /// Whether `auto` (non-negative weights) runs owner-local near-far: `Some` forces it
+    /// on or off, `None` (the default) runs it where the graph is [`road_like`].
+    pub fn set_owner_local(&mut self, owner_local: Option<bool>) {
+        self.owner_local = owner_local;
     }
 
     /// Shortest paths from `source` (an internal id) of `g` (the graph given to
@@ -524,7 +605,12 @@ impl GpuSssp {
                 Method::NearFar(self.width(csr, w, Delta::Fixed(width))?)
             }
             Algorithm::Auto if !self.negative => {
-                Method::NearFar(self.width(csr, w, Delta::Auto)?)
+                let width = self.width(csr, w, Delta::Auto)?;
+                let owned = knob("WARPGRAPH_SSSP_OWNED").map(|k| k != 0);
+                match owned.or(self.owner_local).unwrap_or(self.road_like) {
+                    true => Method::Owned(width),
+                    false => Method::NearFar(width),
+                }
             }
             Algorithm::Auto | Algorithm::BellmanFordQueue => Method::NearFar(0.0),
             Algorithm::BellmanFord => Method::Rounds,
@@ -537,7 +623,10 @@ impl GpuSssp {
         if let Method::Buckets(width) = method {
             self.prepare_buckets(width)?;
         }
-        let packed = self.packable && matches!(method, Method::NearFar(_));
+        if let Method::Owned(_) = method {
+            self.prepare_owned()?;
+        }
+        let packed = self.packable && matches!(method, Method::NearFar(_) | Method::Owned(_));
         let start = Instant::now();
         let timer = self.gpu.timer()?;
         self.launch_reset(source, packed)?;
@@ -550,6 +639,9 @@ impl GpuSssp {
             Method::Dijkstra => self.launch_dijkstra().map(|_| false)?,
             Method::Buckets(width) => self
                 .launch_buckets(A::D::device_delta(width))
+                .map(|_| false)?,
+            Method::Owned(width) => self
+                .launch_owned(A::D::device_delta(width), packed, source)
                 .map(|_| false)?,
         };
         // Parents on the GPU (meaningless, and ignored, when the search failed), unless
@@ -652,7 +744,17 @@ impl GpuSssp {
     /// The near-far kernel from the first `first` vertices of `qa` (as reset left them).
     fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool, first: u32) -> Result<()> {
         let packed = u32::from(packed);
+        let trace = knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0);
         let stream = self.gpu.stream().clone();
+        if trace > 0 {
+            stream.memset_zeros(&mut self.passes).map_err(gpu_err)?;
+        }
+        // Trace level 2: each pass's clock and list length (see sssp.cu's near_far).
+        let timeline: Option<CudaSlice<u64>> = match trace >= 2 {
+            true => Some(self.gpu.zeros(2 + 2 * TIMELINE_CAP as usize)?),
+            false => None,
+        };
+        let (null, cap) = (0u64, if timeline.is_some() { TIMELINE_CAP } else { 0 });
         let mut b = stream.launch_builder(&self.k.near_far);
         b.arg(&self.off).arg(&self.tgt);
         self.w.push_to(&mut b);
@@ -670,13 +772,21 @@ impl GpuSssp {
             .arg(&mut self.gmin)
             .arg(&mut self.flags)
             .arg(&mut self.passes);
+        match &timeline {
+            Some(t) => b.arg(t),
+            None => b.arg(&null),
+        };
+        b.arg(&cap);
         // SAFETY: the arguments match sssp_near_far_*'s parameters (the weight and delta
         // types are the kernel's suffix); the lists hold n entries, the barrier
         // BARRIER_WORDS zeroed counters (reset zeroes the list counters). The cooperative
         // launch keeps every block resident for the grid barrier, within the occupancy
         // the driver reported.
         unsafe { b.launch_cooperative(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
-        if std::env::var_os("WARPGRAPH_SSSP_TRACE").is_some() {
+        if let Some(t) = &timeline {
+            print_timeline(&stream.clone_dtoh(t).map_err(gpu_err)?);
+        }
+        if trace > 0 {
             let s = stream.clone_dtoh(&self.passes).map_err(gpu_err)?;
             eprintln!(
                 "near-far: {} passes, {} buckets, {} expansions ({:.2} per vertex)",
@@ -898,6 +1008,110 @@ impl GpuSssp {
         Ok(())
     }
 
+    fn prepare_owned(&mut self) -> Result<()> {
+        if self.owned.is_some() {
+            return Ok(());
+        }
+        let n = u64::from(self.n);
+        self.gpu.check_memory(
+            || format!("owner-local near-far's lists for {n} vertices"),
+            owned_bytes(n),
+        )?;
+        let fits = self
+            .k
+            .owned
+            .occupancy_max_active_blocks_per_multiprocessor(OWNED_THREADS, 0, None)
+            .map_err(gpu_err)?;
+        if fits == 0 {
+            return Err(Error::Gpu(
+                "owner-local near-far cannot run on this GPU: no block fits a multiprocessor"
+                    .into(),
+            ));
+        }
+        let blocks = self.gpu.info().multiprocessors.min(OWNED_BLOCKS_MAX);
+        let list = self.n as usize + OWNED_BLOCKS_MAX as usize;
+        self.owned = Some(OwnedState {
+            blocks,
+            istamp: self.gpu.zeros(self.n.max(1) as usize)?,
+            la: self.gpu.zeros(list)?,
+            lb: self.gpu.zeros(list)?,
+            inbox: self.gpu.zeros(2 * list)?,
+            ictr: self.gpu.zeros(OWNED_BLOCKS_MAX as usize)?,
+        });
+        Ok(())
+    }
+
+    fn launch_owned(&mut self, delta: DeviceDelta, packed: bool, source: u32) -> Result<()> {
+        let packed = u32::from(packed);
+        let level = knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0);
+        let trace = level > 0;
+        let stream = self.gpu.stream().clone();
+        if trace {
+            stream.memset_zeros(&mut self.passes).map_err(gpu_err)?;
+        }
+        let blocks = self.owned.as_ref().expect("prepare_owned ran").blocks;
+        // Trace level 2: each block's profile (see sssp.cu's owned).
+        let prof: Option<CudaSlice<u64>> = match level >= 2 {
+            true => Some(self.gpu.zeros(4 * blocks as usize)?),
+            false => None,
+        };
+        let null = 0u64;
+        let o = self.owned.as_mut().expect("prepare_owned ran");
+        let mut b = stream.launch_builder(&self.k.owned);
+        b.arg(&self.off).arg(&self.tgt);
+        self.w.push_to(&mut b);
+        b.arg(&mut self.dist)
+            .arg(&mut self.stamp)
+            .arg(&mut o.istamp)
+            .arg(&self.n);
+        match &delta {
+            DeviceDelta::Int(x) => b.arg(x),
+            DeviceDelta::Float(x) => b.arg(x),
+        };
+        b.arg(&packed)
+            .arg(&source)
+            .arg(&mut o.la)
+            .arg(&mut o.lb)
+            .arg(&mut o.inbox)
+            .arg(&mut o.ictr)
+            .arg(&mut self.barrier)
+            .arg(&mut self.words)
+            .arg(&mut self.gmin)
+            .arg(&mut self.flags)
+            .arg(&mut self.passes);
+        match &prof {
+            Some(p) => b.arg(p),
+            None => b.arg(&null),
+        };
+        // SAFETY: the arguments match sssp_owned_*'s parameters (the weight and delta types
+        // are the kernel's suffix): stamps of n entries, lists of n + OWNED_BLOCKS_MAX (at
+        // least blocks * ceil(n / blocks)), inboxes twice that, 2 * OWNED_BLOCKS_MAX
+        // counters, words 8, gmin 2 (reset made it infinite). Cooperative: one block per
+        // multiprocessor, which the occupancy check in prepare_owned allowed.
+        unsafe { b.launch_cooperative(launch_config(o.blocks, OWNED_THREADS)) }.map_err(gpu_err)?;
+        if trace {
+            let s = stream.clone_dtoh(&self.passes).map_err(gpu_err)?;
+            eprintln!(
+                "owner-local near-far: {} local passes in block 0, {} buckets, {} expansions ({:.2} per vertex)",
+                s[0],
+                s[1],
+                s[2],
+                f64::from(s[2]) / f64::from(self.n.max(1)),
+            );
+        }
+        if let Some(p) = &prof {
+            let p = stream.clone_dtoh(p).map_err(gpu_err)?;
+            let rows: Vec<&[u64]> = p.chunks(4).collect();
+            let mean = |k: usize| rows.iter().map(|r| r[k] as f64).sum::<f64>() / rows.len() as f64;
+            let max = |k: usize| rows.iter().map(|r| r[k]).max().unwrap_or(0);
+            eprintln!(
+                "owner-local profile (clocks, mean/max over blocks): local {:.0}/{} in {:.0}/{} local passes ({:.0} per pass), idle {:.0}/{}, scans {:.0}/{}",
+                mean(0), max(0), mean(1), max(1), mean(0) / mean(1).max(1.0), mean(2), max(2), mean(3), max(3)
+            );
+        }
+        Ok(())
+    }
+
     fn launch_rounds(&mut self, source: u32) -> Result<()> {
         let stream = self.gpu.stream().clone();
         let mut b = stream.launch_builder(&self.k.rounds);
@@ -950,6 +1164,59 @@ fn auto_width() -> f64 {
 
 /// The error for a negative cycle the GPU proved: the one `cpu` (the CPU's Bellman-Ford on
 /// the same graph) names, as the CPU backend reports it.
+/// Passes a near-far timeline records (`WARPGRAPH_SSSP_TRACE=2`).
+const TIMELINE_CAP: u32 = 1 << 17;
+
+/// Prints a near-far timeline (sssp.cu's near_far): the passes by list length, with their
+/// count, total and mean time, and the scans.
+fn print_timeline(t: &[u64]) {
+    let clocks: Vec<(u64, u64)> = t[2..].chunks(2).map(|c| (c[0], c[1])).collect();
+    let used = clocks
+        .iter()
+        .position(|&(c, _)| c == 0)
+        .unwrap_or(clocks.len());
+    if used < 2 {
+        return;
+    }
+    let span = clocks[used - 1].0.saturating_sub(clocks[0].0).max(1) as f64;
+    let ns_per_clock = t[1].saturating_sub(t[0]) as f64 / span;
+    let classes = ["scan", "1-15", "16-255", "256-4095", "4096-65535", "65536+"];
+    let mut sum = [(0u64, 0f64); 6];
+    for w in clocks[..used].windows(2) {
+        let (c, what) = w[0];
+        let ns = w[1].0.saturating_sub(c) as f64 * ns_per_clock;
+        let k = match what {
+            x if x >> 63 == 1 => 0,
+            0..=15 => 1,
+            16..=255 => 2,
+            256..=4095 => 3,
+            4096..=65535 => 4,
+            _ => 5,
+        };
+        sum[k].0 += 1;
+        sum[k].1 += ns;
+    }
+    eprintln!(
+        "near-far timeline: {:.3} ms in all ({} passes recorded)",
+        t[1].saturating_sub(t[0]) as f64 * 1e-6,
+        used - 1
+    );
+    for (name, (count, ns)) in classes.iter().zip(sum) {
+        if count > 0 {
+            eprintln!(
+                "  list {name:>10}: {count:>6} passes, {:>8.3} ms, {:>7.2} us each",
+                ns * 1e-6,
+                ns * 1e-3 / count as f64
+            );
+        }
+    }
+}
+
+/// A measurement switch read from the environment (a number), if set.
+fn knob(name: &str) -> Option<u32> {
+    std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
+}
+
 fn cycle_named_by<T>(cpu: Result<T>) -> Error {
     match cpu {
         Err(e) => e,

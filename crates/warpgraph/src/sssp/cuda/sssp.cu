@@ -140,41 +140,58 @@ template <typename W, typename D> struct Relax {
     __device__ __forceinline__ D get(u32 v) const { return dist_at(dist + v, packed); }
 };
 
+// No vertex.
+#define NONE 0xffffffffu
+
+// The distances at the targets v[0..UNROLL) (0 where NONE), all loads in flight at once.
+template <typename W, typename D>
+__device__ __forceinline__ void load_targets(const Relax<W, D>& r, u64 e, u64 end, u32 stride,
+                                             u32* v, D* w, D* dv) {
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++) {
+        u64 f = e + (u64)k * stride;
+        bool in = f < end;
+        v[k] = in ? r.tgt[f] : NONE;
+        w[k] = in ? (D)r.wt[f] : Dist<D>::zero();
+    }
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++)
+        dv[k] = v[k] != NONE ? Dist<D>::load(r.dist + v[k]) : Dist<D>::zero();
+}
+
+// Lowers v (whose distance was dv) to du + w by the arc from u: whether its distance went
+// down to a value below r.hi (packed, a word lowered only in its parent does not count).
+template <typename W, typename D>
+__device__ __forceinline__ bool lower(const Relax<W, D>& r, u32 u, D du, u32 v, D w, D dv) {
+    if (v == NONE) return false;
+    D nd;
+    if (!Dist<D>::add(du, w, nd)) {
+        r.flags[FLAG_OVERFLOW] = 1;
+        return false;
+    }
+    bool lowered;
+    if (r.packed) {
+        D word = Packing<D>::pack(nd, u);
+        lowered = word < dv && nd < Packing<D>::dist(Dist<D>::atomic_min(r.dist + v, word));
+    } else {
+        lowered = nd < dv && nd < Dist<D>::atomic_min(r.dist + v, nd);
+    }
+    return lowered && nd < r.hi;
+}
+
 // Relaxes the arcs first, first + stride, ... (below end) of u, at distance du. Every
-// target improved below r.hi joins the next list (once); packed, a word lowered only in
-// its parent does not. All active lanes call it.
+// target improved below r.hi joins the next list (once). All active lanes call it.
 template <typename W, typename D>
 __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u64 first,
                                            u64 end, u32 stride) {
     for (u64 e = first; e < end; e += (u64)UNROLL * stride) {
         u32 v[UNROLL];
         D w[UNROLL], dv[UNROLL];
+        load_targets(r, e, end, stride, v, w, dv);
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            u64 f = e + (u64)k * stride;
-            bool in = f < end;
-            v[k] = in ? r.tgt[f] : 0xffffffffu;
-            w[k] = in ? (D)r.wt[f] : Dist<D>::zero();
-        }
-#pragma unroll
-        for (int k = 0; k < UNROLL; k++)
-            dv[k] = v[k] != 0xffffffffu ? Dist<D>::load(r.dist + v[k]) : Dist<D>::zero();
-#pragma unroll
-        for (int k = 0; k < UNROLL; k++) {
-            bool join = false;
-            if (v[k] != 0xffffffffu) {
-                D nd;
-                if (!Dist<D>::add(du, w[k], nd)) {
-                    r.flags[FLAG_OVERFLOW] = 1;
-                } else if (r.packed) {
-                    D word = Packing<D>::pack(nd, u);
-                    join = word < dv[k] &&
-                           nd < Packing<D>::dist(Dist<D>::atomic_min(r.dist + v[k], word));
-                } else {
-                    join = nd < dv[k] && nd < Dist<D>::atomic_min(r.dist + v[k], nd);
-                }
-                join = join && nd < r.hi && atomicExch(r.stamp + v[k], r.mark) != r.mark;
-            }
+            bool join = lower(r, u, du, v[k], w[k], dv[k]) &&
+                        atomicExch(r.stamp + v[k], r.mark) != r.mark;
             warp_append(join, v[k], r.next, r.ctr);
         }
     }
@@ -244,21 +261,10 @@ __device__ void expand_big(const Relax<W, D>& r, const u32* big, u32 count, u64*
     __syncthreads();  // sum[] is reused
 }
 
-// The smallest distance at least lo over the block, folded into *gmin (atomic minimum);
-// with collect, also appends every vertex with lo <= dist < hi to list (counter ctr).
+// Folds the block's least `best` (every thread's) into *gmin, one atomic minimum per
+// block; block barriers before and after.
 template <typename D>
-__device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gmin, u32* list,
-                            u32* ctr, u64* scratch) {
-    D best = Dist<D>::inf();
-    u32 threads = gridDim.x * blockDim.x;
-    for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n; base += threads) {
-        u32 v = base + (threadIdx.x & 31);
-        D d = v < n ? dist_at(dist + v, packed) : Dist<D>::inf();
-        bool take = v < n && d >= lo && d < hi;
-        if (d >= hi && d < best) best = d;
-        warp_append(take, v, list, ctr);
-    }
-    // The block's minimum, then one atomic per block.
+__device__ void fold_block_min(D best, D* gmin, u64* scratch) {
     for (int o = 16; o > 0; o >>= 1) {
         D x = __shfl_down_sync(0xffffffffu, best, o);
         if (x < best) best = x;
@@ -273,6 +279,23 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
         if (best < Dist<D>::inf()) Dist<D>::atomic_min(gmin, best);
     }
     __syncthreads();
+}
+
+// The smallest distance at least lo over the block, folded into *gmin (atomic minimum);
+// with collect, also appends every vertex with lo <= dist < hi to list (counter ctr).
+template <typename D>
+__device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gmin, u32* list,
+                            u32* ctr, u64* scratch) {
+    D best = Dist<D>::inf();
+    u32 threads = gridDim.x * blockDim.x;
+    for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n; base += threads) {
+        u32 v = base + (threadIdx.x & 31);
+        D d = v < n ? dist_at(dist + v, packed) : Dist<D>::inf();
+        bool take = v < n && d >= lo && d < hi;
+        if (d >= hi && d < best) best = d;
+        warp_append(take, v, list, ctr);
+    }
+    fold_block_min(best, gmin, scratch);
 }
 
 // Near-far buckets (delta-stepping's order, Davidson et al.'s near/far split, as one
@@ -291,12 +314,24 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
                          u32 n, D delta, u32 packed, u32 len0, u32* qa, u32* qb, u32* big,
-                         u32* bar, D* gmin, u32* flags, u32* stats) {
+                         u32* bar, D* gmin, u32* flags, u32* stats, u64* timeline,
+                         u32 timeline_cap) {
     __shared__ u64 table[TABLE];
     __shared__ u64 scratch[WARPS_MAX];
     bool worklist = delta == Dist<D>::zero();
     Relax<W, D> r = {off, tgt, wt, dist, stamp, flags, worklist ? Dist<D>::inf() : delta,
                      qb, 0, 0, packed != 0};
+    // The timeline (measuring, when given): [0], [1] the global timer at the start and the
+    // end; then per pass block 0's clock and the list's length (the top bit: a scan).
+    bool clock_keeper = timeline && blockIdx.x == 0 && threadIdx.x == 0;
+    auto stamp_pass = [&](u32 p, u64 what) {
+        if (clock_keeper && p < timeline_cap) {
+            timeline[2 + 2 * p] = clock64();
+            timeline[3 + 2 * p] = what;
+        }
+    };
+    if (clock_keeper) timeline[0] = global_timer();
+    auto sync = [&]() { grid_sync_flat(bar + 2); };
     u32* cur = qa;
     u32 len = len0, pass = 0, advances = 0, expanded = 0;
     // Every pass (an expansion, or a scan for the next bucket) appends to counter
@@ -323,8 +358,9 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
             if (blockIdx.x == 0 && threadIdx.x == 0) gmin[(advances + 1) & 1] = Dist<D>::inf();
             advances++;
             u32* ctr = begin_pass();
+            stamp_pass(pass, 1ull << 63);
             scan_bucket(dist, packed, n, lo, hi, g, cur, ctr, scratch);
-            grid_sync(bar);
+            sync();
             pass++;
             len = ld(ctr);
             if (len == 0) {
@@ -332,8 +368,9 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
                 if (!(m < Dist<D>::inf())) break;
                 hi = Dist<D>::boundary(lo, m, delta);
                 ctr = begin_pass();
+                stamp_pass(pass, 1ull << 63);
                 scan_bucket(dist, packed, n, lo, hi, g, cur, ctr, scratch);
-                grid_sync(bar);
+                sync();
                 pass++;
                 len = ld(ctr);
             }
@@ -349,22 +386,237 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
         r.ctr = begin_pass();
         r.mark = pass + 1;
         u32* big_ctr = bar + 6 + pass % 2;
+        stamp_pass(pass, len);
         expand_list(r, cur, len, big, big_ctr);
-        grid_sync(bar);
+        sync();
         u32 nbig = ld(big_ctr);
         if (nbig > 0) {
             expand_big(r, big, nbig, table, scratch);
-            grid_sync(bar);
+            sync();
         }
         if (blockIdx.x == 0 && threadIdx.x == 0) expanded += len;
         len = ld(r.ctr);
         cur = nxt;
         pass++;
     }
+    stamp_pass(pass, 0);
+    if (clock_keeper) timeline[1] = global_timer();
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         stats[0] = pass;
         stats[1] = advances;
         stats[2] = expanded;
+    }
+}
+
+// Owner-local near-far (road-like graphs: small degrees, arcs mostly between vertices of
+// close numbers), one cooperative launch. Block b owns the vertices [b * chunk, (b + 1) *
+// chunk) and alone expands them. Within a bucket the blocks run asynchronously: a block
+// repeats local passes over its own list with block barriers only; a target it lowers
+// below the bucket's end joins its next list, or, another block's vertex, that block's
+// inbox (a ring), which the owner takes in at its next local pass. `pending` counts the
+// vertices listed or in an inbox and not yet expanded (a pusher counts before it pushes,
+// an owner uncounts after it expanded); when it reaches 0 the bucket is done everywhere,
+// and the next one is collected by each block from its own range, as near_far does from
+// all. On a grid numbered row by row a block owns a strip of rows: most hops cost a
+// block barrier, and a wave crossing into another strip waits for no grid barrier.
+//
+// An inbox holds a vertex at most once (istamp[v] is 1 from its push until its owner
+// takes it; the owner clears it, then reads the distance, so a lowering it cannot have
+// seen pushes the vertex again: both sides fence between the two). lstamp: the local
+// lists' stamps, by the block's local pass. la, lb: each block's two local lists (chunk
+// entries each); inbox: each block's ring of 2 * chunk; ictr: each block's ring tail;
+// words: [0] pending, [3..6) collections by scan; gmin: two distances.
+// stats: [0] block 0's local passes, [1] buckets, [2] expansions.
+// owned's bucket scan over the block's own vertices [vlo, vhi): those with
+// lo <= dist < hi go to list (counter *count, shared), and the smallest distance at least
+// hi is folded into *gmin. Returns the count (to every thread).
+template <typename D>
+__device__ u32 owned_scan(const D* dist, u32 packed, u32 vlo, u32 vhi, D lo, D hi, D* gmin,
+                          u32* list, u32* count, u64* scratch) {
+    if (threadIdx.x == 0) *count = 0;
+    __syncthreads();
+    D best = Dist<D>::inf();
+    for (u32 base = vlo + (threadIdx.x & ~31u); base < vhi; base += blockDim.x) {
+        u32 v = base + (threadIdx.x & 31);
+        D d = v < vhi ? dist_at(dist + v, packed != 0) : Dist<D>::inf();
+        bool take = v < vhi && d >= lo && d < hi;
+        if (d >= hi && d < best) best = d;
+        warp_append(take, v, list, count);
+    }
+    fold_block_min(best, gmin, scratch);
+    u32 c = *count;
+    __syncthreads();
+    return c;
+}
+
+// The owner's relaxation of u's arcs (see owned): own targets join the next list (r.next,
+// counter r.ctr), others their owner's inbox.
+template <typename W, typename D>
+__device__ __forceinline__ void owned_relax(const Relax<W, D>& r, u32 u, D du, u64 first,
+                                            u64 end, u32 vlo, u32 vhi, u32 chunk, u32* istamp,
+                                            u32* inbox, u32* ictr, u32* pending) {
+    for (u64 e = first; e < end; e += UNROLL) {
+        u32 v[UNROLL];
+        D w[UNROLL], dv[UNROLL];
+        load_targets(r, e, end, 1, v, w, dv);
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            bool lowered = lower(r, u, du, v[k], w[k], dv[k]);
+            bool mine = v[k] >= vlo && v[k] < vhi;
+            bool join = lowered && mine && atomicExch(r.stamp + v[k], r.mark) != r.mark;
+            warp_append(join, v[k], r.next, r.ctr);
+            if (lowered && !mine) {
+                __threadfence();  // the lowering before the stamp (see owned)
+                if (atomicExch(istamp + v[k], 1) == 0) {
+                    atomicAdd(pending, 1);
+                    __threadfence();  // counted before it can be taken
+                    u32 o = v[k] / chunk;
+                    u32 slot = atomicAdd(ictr + o, 1) % (2 * chunk);
+                    *(volatile u32*)(inbox + (u64)o * 2 * chunk + slot) = v[k];
+                }
+            }
+        }
+    }
+}
+
+template <typename W, typename D>
+__device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32* lstamp,
+                      u32* istamp, u32 n, D delta, u32 packed, u32 source, u32* la, u32* lb,
+                      u32* inbox, u32* ictr, u32* bar, u32* words, D* gmin, u32* flags,
+                      u32* stats, u64* prof) {
+    __shared__ u32 s_len, s_tail, s_flag, s_count;
+    __shared__ u64 scratch[WARPS_MAX];
+    u32 chunk = (n + gridDim.x - 1) / gridDim.x;
+    u32 vlo = min(n, blockIdx.x * chunk), vhi = min(n, vlo + chunk);
+    u32* lists[2] = {la + (u64)blockIdx.x * chunk, lb + (u64)blockIdx.x * chunk};
+    u32* ring = inbox + (u64)blockIdx.x * 2 * chunk;
+    u32* pending = words;
+    for (u32 v = vlo + threadIdx.x; v < vhi; v += blockDim.x) {
+        lstamp[v] = 0;
+        istamp[v] = 0;
+    }
+    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
+    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
+    if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = 0;
+    grid_sync_flat(bar + 2);
+    bool has_source = source >= vlo && source < vhi;
+    if (has_source && threadIdx.x == 0) {
+        lists[0][0] = source;
+        atomicAdd(pending, 1);
+    }
+    grid_sync_flat(bar + 2);
+    Relax<W, D> r = {off, tgt, wt, dist, lstamp, flags, delta, nullptr, nullptr, 0,
+                     packed != 0};
+    u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
+    u32 lmark = 0, advances = 0, scans = 0;
+    u64 expanded = 0;
+    // Profile (measuring, when prof is given): per block, clocks in local passes, local
+    // passes, clocks idle, clocks in scans and their barriers.
+    u64 p_local = 0, p_idle = 0, p_scan = 0;
+    for (;;) {
+        // The bucket below r.hi, asynchronously.
+        for (;;) {
+            u64 t0 = prof ? clock64() : 0;
+            if (threadIdx.x == 0) {
+                s_tail = *(volatile u32*)(ictr + blockIdx.x);
+                s_len = 0;
+            }
+            __syncthreads();
+            u32 tail = s_tail;
+            u32 nin = tail - head, len = nin + cur_len;
+            if (len == 0) {
+                // Idle: the bucket is done when nothing is pending anywhere.
+                if (threadIdx.x == 0) s_flag = *(volatile u32*)pending == 0;
+                __syncthreads();
+                bool done = s_flag;
+                __syncthreads();
+                if (prof) p_idle += clock64() - t0;
+                if (done) break;
+                if (threadIdx.x == 0) __nanosleep(32);
+                continue;
+            }
+            lmark++;
+            r.next = lists[cur ^ 1];
+            r.ctr = &s_len;
+            r.mark = lmark;
+            for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
+                u32 u;
+                if (i < nin) {
+                    volatile u32* slot = ring + (head + i) % (2 * chunk);
+                    while ((u = *slot) == NONE) {
+                    }
+                    *slot = NONE;
+                    __threadfence();  // the slot freed before the vertex can be pushed again
+                    atomicExch(istamp + u, 0);
+                    __threadfence();  // the stamp cleared before the distance is read
+                } else {
+                    u = ld(lists[cur] + (i - nin));
+                }
+                u64 e0 = off[u], e1 = off[u + 1];
+                owned_relax(r, u, r.get(u), e0, e1, vlo, vhi, chunk, istamp, inbox, ictr,
+                            pending);
+            }
+            __syncthreads();
+            head = tail;
+            u32 next_len = s_len;
+            __syncthreads();  // read by all before thread 0 clears it
+            if (threadIdx.x == 0) {
+                expanded += len;
+                __threadfence();  // this pass's relaxations before it is uncounted
+                atomicAdd(pending, next_len - len);
+            }
+            cur ^= 1;
+            cur_len = next_len;
+            if (prof) p_local += clock64() - t0;
+        }
+        u64 t0 = prof ? clock64() : 0;
+        // Every block saw the bucket done; none counts anything until all have.
+        grid_sync_flat(bar + 2);
+        // The next bucket: [hi, hi + delta) if it holds anything, else the one of the
+        // smallest distance beyond (as near_far).
+        D lo = r.hi, hi;
+        if (!Dist<D>::add(lo, delta, hi)) hi = Dist<D>::inf();
+        if (!(hi > lo)) hi = Dist<D>::boundary(lo, lo, delta);
+        D* gm = gmin + (advances & 1);
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            gmin[(advances + 1) & 1] = Dist<D>::inf();
+            words[3 + (scans + 2) % 3] = 0;
+        }
+        advances++;
+        u32 collected =
+            owned_scan(dist, packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
+        if (threadIdx.x == 0 && collected) {
+            atomicAdd(pending, collected);
+            atomicAdd(words + 3 + scans % 3, 1);
+        }
+        grid_sync_flat(bar + 2);
+        u32 any = ld(words + 3 + scans % 3);
+        scans++;
+        if (any == 0) {
+            D m = Dist<D>::load(gm);
+            if (!(m < Dist<D>::inf())) break;
+            hi = Dist<D>::boundary(lo, m, delta);
+            collected =
+                owned_scan(dist, packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
+            if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
+            grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
+        }
+        r.hi = hi;
+        cur_len = collected;
+        if (prof) p_scan += clock64() - t0;
+    }
+    if (prof && threadIdx.x == 0) {
+        u64* p = prof + 4 * blockIdx.x;
+        p[0] = p_local;
+        p[1] = lmark;
+        p[2] = p_idle;
+        p[3] = p_scan;
+    }
+    // stats[2] is zeroed by the host when it reads the counts (tracing).
+    if (threadIdx.x == 0) atomicAdd(stats + 2, (u32)expanded);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        stats[0] = lmark;
+        stats[1] = advances;
     }
 }
 
@@ -903,9 +1155,16 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
         u32 packed, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,       \
-        u32* stats) {                                                                          \
+        u32* stats, u64* timeline, u32 timeline_cap) {                                         \
         near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, len0, qa, qb, big, bar,    \
-                       gmin, flags, stats);                                                    \
+                       gmin, flags, stats, timeline, timeline_cap);                            \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(1024, 1) sssp_owned_##SUFFIX(                 \
+        const u64* off, const u32* tgt, const W* wt, D* dist, u32* lstamp, u32* istamp, u32 n, \
+        D delta, u32 packed, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,    \
+        u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
+        owned<W, D>(off, tgt, wt, dist, lstamp, istamp, n, delta, packed, source, la, lb,      \
+                    inbox, ictr, bar, words, gmin, flags, stats, prof);                        \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
