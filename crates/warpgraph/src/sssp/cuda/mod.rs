@@ -247,9 +247,10 @@ pub struct GpuSssp {
     incoming: Option<DeviceCsr>,
     ell: Option<(CudaSlice<u32>, DeviceWeights, u32)>,
     owned: Option<OwnedState>,
-    /// Whether `auto` runs owner-local near-far: forced, or (None) where [`road_like`].
+    /// Whether `auto` runs owner-local near-far: forced, or (None) where [`road_like`]
+    /// (worked out when `auto` first asks).
     owner_local: Option<bool>,
-    road_like: bool,
+    road_like: Option<bool>,
     dist_host: PinnedHostSlice<u64>,
     parent_host: PinnedHostSlice<u32>,
     flags_host: PinnedHostSlice<u32>,
@@ -325,10 +326,10 @@ fn ell_bytes(g: &Graph) -> Result<u64> {
 }
 
 /// Device bytes of owner-local near-far's state for `n` vertices: a second stamp per
-/// vertex, two local lists and two inbox generations (n plus a block's worth each) and the
-/// inbox counters.
+/// vertex, two local lists (n plus a block's worth each), the inbox rings (twice that)
+/// and their tails.
 fn owned_bytes(n: u64) -> u64 {
-    4 * n + 16 * (n + u64::from(OWNED_BLOCKS_MAX)) + 8 * u64::from(OWNED_BLOCKS_MAX)
+    4 * n + 16 * (n + u64::from(OWNED_BLOCKS_MAX)) + 4 * u64::from(OWNED_BLOCKS_MAX)
 }
 
 /// Whether `csr` is road-like, where `auto` runs owner-local near-far: non-negative
@@ -429,7 +430,7 @@ impl GpuSssp {
             barrier: gpu.zeros(BARRIER_WORDS)?,
             gmin: gpu.zeros(2)?,
             flags: gpu.zeros(3)?,
-            passes: gpu.zeros(4)?,
+            passes: gpu.zeros(3)?,
             blocks: per_sm * gpu.info().multiprocessors,
             block_key: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
             block_vertex: gpu.zeros((BLOCKS_PER_SM * gpu.info().multiprocessors) as usize)?,
@@ -447,7 +448,7 @@ impl GpuSssp {
             ell: None,
             owned: None,
             owner_local: None,
-            road_like: !range.is_some_and(|r| r.0 < 0.0) && road_like(csr),
+            road_like: None,
             dist_host: gpu.pinned(n.max(1))?,
             parent_host: gpu.pinned(n.max(1))?,
             flags_host: gpu.pinned(3)?,
@@ -606,8 +607,12 @@ impl GpuSssp {
             }
             Algorithm::Auto if !self.negative => {
                 let width = self.width(csr, w, Delta::Auto)?;
-                let owned = knob("WARPGRAPH_SSSP_OWNED").map(|k| k != 0);
-                match owned.or(self.owner_local).unwrap_or(self.road_like) {
+                let forced = knob("WARPGRAPH_SSSP_OWNED").map(|k| k != 0);
+                let owned = match forced.or(self.owner_local) {
+                    Some(x) => x,
+                    None => *self.road_like.get_or_insert_with(|| road_like(csr)),
+                };
+                match owned {
                     true => Method::Owned(width),
                     false => Method::NearFar(width),
                 }
@@ -1049,14 +1054,13 @@ impl GpuSssp {
         if trace {
             stream.memset_zeros(&mut self.passes).map_err(gpu_err)?;
         }
-        let blocks = self.owned.as_ref().expect("prepare_owned ran").blocks;
+        let o = self.owned.as_mut().expect("prepare_owned ran");
         // Trace level 2: each block's profile (see sssp.cu's owned).
         let prof: Option<CudaSlice<u64>> = match level >= 2 {
-            true => Some(self.gpu.zeros(4 * blocks as usize)?),
+            true => Some(self.gpu.zeros(4 * o.blocks as usize)?),
             false => None,
         };
         let null = 0u64;
-        let o = self.owned.as_mut().expect("prepare_owned ran");
         let mut b = stream.launch_builder(&self.k.owned);
         b.arg(&self.off).arg(&self.tgt);
         self.w.push_to(&mut b);
@@ -1085,8 +1089,8 @@ impl GpuSssp {
         };
         // SAFETY: the arguments match sssp_owned_*'s parameters (the weight and delta types
         // are the kernel's suffix): stamps of n entries, lists of n + OWNED_BLOCKS_MAX (at
-        // least blocks * ceil(n / blocks)), inboxes twice that, 2 * OWNED_BLOCKS_MAX
-        // counters, words 8, gmin 2 (reset made it infinite). Cooperative: one block per
+        // least blocks * ceil(n / blocks)), inbox rings twice that, OWNED_BLOCKS_MAX tails,
+        // words 8, gmin 2 (reset made it infinite). Cooperative: one block per
         // multiprocessor, which the occupancy check in prepare_owned allowed.
         unsafe { b.launch_cooperative(launch_config(o.blocks, OWNED_THREADS)) }.map_err(gpu_err)?;
         if trace {
@@ -1162,8 +1166,6 @@ fn auto_width() -> f64 {
         .unwrap_or(AUTO_WIDTH)
 }
 
-/// The error for a negative cycle the GPU proved: the one `cpu` (the CPU's Bellman-Ford on
-/// the same graph) names, as the CPU backend reports it.
 /// Passes a near-far timeline records (`WARPGRAPH_SSSP_TRACE=2`).
 const TIMELINE_CAP: u32 = 1 << 17;
 
@@ -1217,6 +1219,8 @@ fn knob(name: &str) -> Option<u32> {
     std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
 }
 
+/// The error for a negative cycle the GPU proved: the one `cpu` (the CPU's Bellman-Ford on
+/// the same graph) names, as the CPU backend reports it.
 fn cycle_named_by<T>(cpu: Result<T>) -> Error {
     match cpu {
         Err(e) => e,

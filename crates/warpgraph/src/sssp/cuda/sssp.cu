@@ -281,21 +281,29 @@ __device__ void fold_block_min(D best, D* gmin, u64* scratch) {
     __syncthreads();
 }
 
-// The smallest distance at least lo over the block, folded into *gmin (atomic minimum);
-// with collect, also appends every vertex with lo <= dist < hi to list (counter ctr).
+// Scans the vertices first, first + stride, ... below end: every one with lo <= dist < hi
+// is appended to list (counter ctr), and the smallest distance at least hi over the block
+// is folded into *gmin (fold_block_min).
 template <typename D>
-__device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gmin, u32* list,
-                            u32* ctr, u64* scratch) {
+__device__ void scan_range(const D* dist, bool packed, u32 first, u32 end, u32 stride, D lo,
+                           D hi, D* gmin, u32* list, u32* ctr, u64* scratch) {
     D best = Dist<D>::inf();
-    u32 threads = gridDim.x * blockDim.x;
-    for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n; base += threads) {
+    for (u32 base = first + (threadIdx.x & ~31u); base < end; base += stride) {
         u32 v = base + (threadIdx.x & 31);
-        D d = v < n ? dist_at(dist + v, packed) : Dist<D>::inf();
-        bool take = v < n && d >= lo && d < hi;
+        D d = v < end ? dist_at(dist + v, packed) : Dist<D>::inf();
+        bool take = v < end && d >= lo && d < hi;
         if (d >= hi && d < best) best = d;
         warp_append(take, v, list, ctr);
     }
     fold_block_min(best, gmin, scratch);
+}
+
+// scan_range over all n vertices, shared by the grid.
+template <typename D>
+__device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gmin, u32* list,
+                            u32* ctr, u64* scratch) {
+    scan_range(dist, packed, blockIdx.x * blockDim.x, n, gridDim.x * blockDim.x, lo, hi, gmin,
+               list, ctr, scratch);
 }
 
 // Near-far buckets (delta-stepping's order, Davidson et al.'s near/far split, as one
@@ -408,42 +416,14 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
     }
 }
 
-// Owner-local near-far (road-like graphs: small degrees, arcs mostly between vertices of
-// close numbers), one cooperative launch. Block b owns the vertices [b * chunk, (b + 1) *
-// chunk) and alone expands them. Within a bucket the blocks run asynchronously: a block
-// repeats local passes over its own list with block barriers only; a target it lowers
-// below the bucket's end joins its next list, or, another block's vertex, that block's
-// inbox (a ring), which the owner takes in at its next local pass. `pending` counts the
-// vertices listed or in an inbox and not yet expanded (a pusher counts before it pushes,
-// an owner uncounts after it expanded); when it reaches 0 the bucket is done everywhere,
-// and the next one is collected by each block from its own range, as near_far does from
-// all. On a grid numbered row by row a block owns a strip of rows: most hops cost a
-// block barrier, and a wave crossing into another strip waits for no grid barrier.
-//
-// An inbox holds a vertex at most once (istamp[v] is 1 from its push until its owner
-// takes it; the owner clears it, then reads the distance, so a lowering it cannot have
-// seen pushes the vertex again: both sides fence between the two). lstamp: the local
-// lists' stamps, by the block's local pass. la, lb: each block's two local lists (chunk
-// entries each); inbox: each block's ring of 2 * chunk; ictr: each block's ring tail;
-// words: [0] pending, [3..6) collections by scan; gmin: two distances.
-// stats: [0] block 0's local passes, [1] buckets, [2] expansions.
-// owned's bucket scan over the block's own vertices [vlo, vhi): those with
-// lo <= dist < hi go to list (counter *count, shared), and the smallest distance at least
-// hi is folded into *gmin. Returns the count (to every thread).
+// owned's bucket scan: scan_range over the block's own vertices [vlo, vhi), counted in
+// *count (shared). Returns the count (to every thread).
 template <typename D>
-__device__ u32 owned_scan(const D* dist, u32 packed, u32 vlo, u32 vhi, D lo, D hi, D* gmin,
+__device__ u32 owned_scan(const D* dist, bool packed, u32 vlo, u32 vhi, D lo, D hi, D* gmin,
                           u32* list, u32* count, u64* scratch) {
     if (threadIdx.x == 0) *count = 0;
     __syncthreads();
-    D best = Dist<D>::inf();
-    for (u32 base = vlo + (threadIdx.x & ~31u); base < vhi; base += blockDim.x) {
-        u32 v = base + (threadIdx.x & 31);
-        D d = v < vhi ? dist_at(dist + v, packed != 0) : Dist<D>::inf();
-        bool take = v < vhi && d >= lo && d < hi;
-        if (d >= hi && d < best) best = d;
-        warp_append(take, v, list, count);
-    }
-    fold_block_min(best, gmin, scratch);
+    scan_range(dist, packed, vlo, vhi, blockDim.x, lo, hi, gmin, list, count, scratch);
     u32 c = *count;
     __syncthreads();
     return c;
@@ -479,6 +459,25 @@ __device__ __forceinline__ void owned_relax(const Relax<W, D>& r, u32 u, D du, u
     }
 }
 
+// Owner-local near-far (road-like graphs: small degrees, arcs mostly between vertices of
+// close numbers), one cooperative launch. Block b owns the vertices [b * chunk, (b + 1) *
+// chunk) and alone expands them. Within a bucket the blocks run asynchronously: a block
+// repeats local passes over its own list with block barriers only; a target it lowers
+// below the bucket's end joins its next list, or, another block's vertex, that block's
+// inbox (a ring), which the owner takes in at its next local pass. `pending` counts the
+// vertices listed or in an inbox and not yet expanded (a pusher counts before it pushes,
+// an owner uncounts after it expanded); when it reaches 0 the bucket is done everywhere,
+// and the next one is collected by each block from its own range, as near_far does from
+// all. On a grid numbered row by row a block owns a strip of rows: most hops cost a
+// block barrier, and a wave crossing into another strip waits for no grid barrier.
+//
+// An inbox holds a vertex at most once (istamp[v] is 1 from its push until its owner
+// takes it; the owner clears it, then reads the distance, so a lowering it cannot have
+// seen pushes the vertex again: both sides fence between the two). lstamp: the local
+// lists' stamps, by the block's local pass. la, lb: each block's two local lists (chunk
+// entries each); inbox: each block's ring of 2 * chunk; ictr: each block's ring tail;
+// words: [0] pending, [3..6) collections by scan; gmin: two distances.
+// stats: [0] block 0's local passes, [1] buckets, [2] expansions.
 template <typename W, typename D>
 __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32* lstamp,
                       u32* istamp, u32 n, D delta, u32 packed, u32 source, u32* la, u32* lb,
@@ -584,7 +583,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
         }
         advances++;
         u32 collected =
-            owned_scan(dist, packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
+            owned_scan(dist, r.packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
         if (threadIdx.x == 0 && collected) {
             atomicAdd(pending, collected);
             atomicAdd(words + 3 + scans % 3, 1);
@@ -597,7 +596,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
             if (!(m < Dist<D>::inf())) break;
             hi = Dist<D>::boundary(lo, m, delta);
             collected =
-                owned_scan(dist, packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
+                owned_scan(dist, r.packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
             if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
             grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
         }
