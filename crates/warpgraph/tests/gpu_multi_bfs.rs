@@ -10,7 +10,7 @@ mod common;
 
 use proptest::prelude::*;
 use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each};
-use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction};
+use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
 use warpgraph::generate::{generate, GenerateOptions, Generator};
 use warpgraph::{Error, Graph, Weights};
@@ -65,6 +65,11 @@ fn check(g: &Graph, sources: &[u32]) {
                 "team of {size}, {opts:?}, source {s}: depths differ from the CPU's"
             );
             verify(g, tree).unwrap_or_else(|e| panic!("team of {size}, {opts:?}: {e}"));
+            assert!(
+                tree.parent == least_parents(g, tree),
+                "team of {size}, {opts:?}, source {s}: a parent is not the least in-neighbour \
+                 one level up"
+            );
             let t = runs.times[i];
             assert!(t.seconds > 0.0 && t.kernel_seconds.unwrap() > 0.0, "{t:?}");
         }
@@ -73,6 +78,25 @@ fn check(g: &Graph, sources: &[u32]) {
             Some(f) => assert!(*f == trees, "team of {size} gives other parents"),
         }
     }
+}
+
+/// The parents the team promises, by a serial scan: each reached vertex's least
+/// in-neighbour one level up (the source its own parent), none for an unreached one.
+fn least_parents(g: &Graph, tree: &BfsTree) -> Vec<u32> {
+    let mut want = vec![UNREACHED; g.num_vertices()];
+    want[tree.source as usize] = tree.source;
+    for v in 0..g.num_vertices() as u32 {
+        let d = tree.depth[v as usize];
+        if d == UNREACHED || d == 0 {
+            continue;
+        }
+        for &u in g.incoming().neighbors(v) {
+            if tree.depth[u as usize] == d - 1 {
+                want[v as usize] = want[v as usize].min(u);
+            }
+        }
+    }
+    want
 }
 
 fn arb_graph() -> impl Strategy<Value = (u64, Vec<(u32, u32)>, bool)> {

@@ -2,12 +2,19 @@
 // comes first.
 //
 // Rank r owns the vertices [lo, lo + nl), lo = 32 * lo_word: its rows of the graph (local
-// offsets, global targets) and their depths. Bitmaps cover every vertex, a bit per vertex
-// in 32-bit words, the same on every rank: `front` (the level's frontier), `visited`.
-// `next` collects what this rank's top-down expansion found, anywhere in the graph; `own`
-// is this rank's part (seg words) of the next frontier, which an all-gather makes the
-// next `front` of every rank. `stats` gets the vertices and the out-arcs of the next
-// frontier (u64 each), summed over the ranks by an all-reduce.
+// offsets, global targets), their depths and parents. Bitmaps cover every vertex, a bit
+// per vertex in 32-bit words, the same on every rank: `front` (the level's frontier),
+// `visited`. `next` collects what this rank's top-down expansion found, anywhere in the
+// graph; `own` is this rank's part (seg words) of the next frontier, which an all-gather
+// makes the next `front` of every rank. `stats` gets the vertices and the out-arcs of the
+// next frontier (u64 each), summed over the ranks by an all-reduce.
+//
+// Parents: a vertex's parent is its least in-neighbour one level up (rows are sorted, so
+// the first such in arc order), whichever rank finds it, so the tree does not depend on
+// the number of GPUs. Bottom-up, a vertex scans its in-arcs in order and stops at the
+// first in the frontier. Top-down, every arc u -> t into an unvisited t lowers t's parent
+// to u with an atomic min: in `parent` when t is this rank's, else in `cand` (indexed by
+// vertex, every vertex), whose entries go to t's owner as (t, u) pairs.
 
 #define UNREACHED 0xffffffffu
 #define FULL 0xffffffffu
@@ -18,18 +25,36 @@ __device__ __forceinline__ void warp_add(u64 x, u64* dst) {
     if ((threadIdx.x & 31) == 0 && x) atomicAdd(dst, x);
 }
 
-// Zeroes both bitmaps and this rank's depths; the source's bit goes into both, its depth
-// (on its owner) to 0.
-extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* depth, u32 nl_pad,
-                                      u32 source, u32 lo) {
+// Slots for the lanes with `take` set, in lane order, from one atomic add per warp on
+// *ctr; every lane of the warp calls it. Returns the lane's slot (junk where !take).
+__device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
+    u32 lane = threadIdx.x & 31;
+    u32 incl = take;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL, incl, o);
+        if (lane >= o) incl += t;
+    }
+    u32 total = __shfl_sync(FULL, incl, 31);
+    u32 at = 0;
+    if (lane == 31 && total) at = atomicAdd(ctr, total);
+    return __shfl_sync(FULL, at, 31) + incl - take;
+}
+
+// Zeroes both bitmaps and this rank's depths and parents; the source's bit goes into
+// both, its depth (on its owner) to 0 and its parent to itself.
+extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* depth,
+                                      u32* parent, u32 nl_pad, u32 source, u32 lo) {
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
         u32 x = i == source / 32 ? 1u << (source % 32) : 0;
         front[i] = x;
         visited[i] = x;
     }
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < nl_pad; i += stride)
-        depth[i] = lo + i == source ? 0 : UNREACHED;
+    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < nl_pad; i += stride) {
+        bool s = lo + i == source;
+        depth[i] = s ? 0 : UNREACHED;
+        parent[i] = s ? source : UNREACHED;
+    }
 }
 
 // The frontier's vertices of this rank as a list of local ids; each warp reserves its
@@ -44,15 +69,7 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
     for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg; base += stride) {
         u32 w = base + lane;
         u32 bits = w < seg ? front[lo_word + w] : 0;
-        u32 c = __popc(bits), incl = c;
-        for (int o = 1; o < 32; o <<= 1) {
-            u32 t = __shfl_up_sync(FULL, incl, o);
-            if (lane >= o) incl += t;
-        }
-        u32 total = __shfl_sync(FULL, incl, 31);
-        u32 at = 0;
-        if (lane == 31 && total) at = atomicAdd(qlen, total);
-        at = __shfl_sync(FULL, at, 31) + incl - c;
+        u32 at = warp_slots(__popc(bits), qlen);
         while (bits) {
             u32 b = __ffs(bits) - 1;
             bits &= bits - 1;
@@ -67,48 +84,95 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
     }
 }
 
-// Top-down for the big vertices: the whole grid strides over each one's arcs in turn.
-extern "C" __global__ void mbfs_top_down_big(const u64* off, const u32* tgt, const u32* big,
-                                             const u32* blen, const u32* visited, u32* next) {
-    u32 len = *blen;
-    u64 stride = (u64)gridDim.x * blockDim.x;
-    for (u32 i = 0; i < len; i++) {
-        u32 v = big[i];
-        u64 end = off[v + 1];
-        for (u64 a = off[v] + blockIdx.x * blockDim.x + threadIdx.x; a < end; a += stride) {
-            u32 t = tgt[a];
-            u32 bit = 1u << (t % 32);
-            if (!(visited[t / 32] & bit) && !(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
-        }
-    }
+// The arc u -> t found top-down: unless t is visited, t's parent candidate is lowered to
+// u (this rank's `parent` for its own t, else `cand`) and t's bit set in `next`.
+__device__ __forceinline__ void td_arc(u32 u, u32 t, u32 lo, u32 nl, const u32* visited,
+                                       u32* next, u32* parent, u32* cand) {
+    u32 bit = 1u << (t % 32);
+    if (visited[t / 32] & bit) return;
+    u32* p = t - lo < nl ? parent + (t - lo) : cand + t;
+    if (ld(p) > u) atomicMin(p, u);
+    if (!(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
 }
 
-// Top-down: a warp per queued vertex, its lanes over the out-arcs; an unvisited target's
-// bit is set in `next` (wherever its owner is).
+// Top-down: a warp per queued vertex, its lanes over the out-arcs; then the big vertices,
+// the whole grid striding over each one's arcs in turn.
 extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u32* queue,
-                                         const u32* qlen, const u32* visited, u32* next) {
+                                         const u32* qlen, const u32* big, const u32* blen,
+                                         u32 lo, u32 nl, const u32* visited, u32* next,
+                                         u32* parent, u32* cand) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     u32 len = *qlen;
     for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < len; i += warps) {
         u32 v = queue[i];
-        if (v == UNREACHED) continue;  // a big vertex (mbfs_top_down_big)
+        if (v == UNREACHED) continue;  // a big vertex, below
         u64 end = off[v + 1];
-        for (u64 a = off[v] + lane; a < end; a += 32) {
-            u32 t = tgt[a];
-            u32 bit = 1u << (t % 32);
-            if (!(visited[t / 32] & bit) && !(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
+        for (u64 a = off[v] + lane; a < end; a += 32)
+            td_arc(lo + v, tgt[a], lo, nl, visited, next, parent, cand);
+    }
+    u32 blens = *blen;
+    u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u32 i = 0; i < blens; i++) {
+        u32 v = big[i];
+        u64 end = off[v + 1];
+        for (u64 a = off[v] + blockIdx.x * blockDim.x + threadIdx.x; a < end; a += stride)
+            td_arc(lo + v, tgt[a], lo, nl, visited, next, parent, cand);
+    }
+}
+
+// After a top-down expansion, for each other rank p (peer index q, in rank order without
+// this one): the vertices of p's range set in `next` as (vertex, candidate parent) pairs
+// into the buffer at outbox[q], their number first (zero before), then the pairs; `next`
+// and `cand` are left cleared there.
+extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u32 rank,
+                                     const u64* outbox) {
+    u32 lane = threadIdx.x & 31;
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 p = 0, q = 0; p < world; p++) {
+        if (p == rank) continue;
+        u32* count = (u32*)outbox[q];
+        u32* pairs = count + 1;
+        for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg;
+             base += stride) {
+            u32 w = p * seg + base + lane;
+            u32 bits = base + lane < seg ? next[w] : 0;
+            u32 at = warp_slots(__popc(bits), count);
+            if (bits) next[w] = 0;
+            while (bits) {
+                u32 t = w * 32 + __ffs(bits) - 1;
+                bits &= bits - 1;
+                pairs[2 * at] = t;
+                pairs[2 * at + 1] = cand[t];
+                cand[t] = UNREACHED;
+                at++;
+            }
+        }
+        q++;
+    }
+}
+
+// The pairs other ranks found for this one (`inbox`: the addresses of `peers` buffers as
+// mbfs_pack writes them): each vertex's bit into `next`, its parent lowered.
+extern "C" __global__ void mbfs_apply(const u64* inbox, u32 peers, u32 lo, u32* next,
+                                      u32* parent) {
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 q = 0; q < peers; q++) {
+        const u32* count = (const u32*)inbox[q];
+        const u32* pairs = count + 1;
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < *count; i += stride) {
+            u32 t = pairs[2 * i], u = pairs[2 * i + 1];
+            atomicMin(parent + (t - lo), u);
+            atomicOr(next + t / 32, 1u << (t % 32));
         }
     }
 }
 
-// This rank's part of the next frontier after a top-down step: its words of `next` and of
-// what the other ranks found for it (`inbox`: the addresses of `peers` buffers of seg
-// words), less the visited;
-// depths and statistics of the new vertices.
-extern "C" __global__ void mbfs_merge(const u32* next, const u64* inbox, u32 peers, u32 lo_word,
-                                      u32 seg, u32 nl, const u32* visited, u32* own, u32* depth,
-                                      u32 level, const u64* off, u64* stats) {
+// This rank's part of the next frontier after a top-down step: its words of `next` less
+// the visited (and `next` cleared there); depths and statistics of the new vertices.
+extern "C" __global__ void mbfs_merge(u32* next, u32 lo_word, u32 seg, u32 nl,
+                                      const u32* visited, u32* own, u32* depth, u32 level,
+                                      const u64* off, u64* stats) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg; base += stride) {
@@ -116,7 +180,7 @@ extern "C" __global__ void mbfs_merge(const u32* next, const u64* inbox, u32 pee
         u64 found = 0, arcs = 0;
         if (w < seg) {
             u32 x = next[lo_word + w];
-            for (u32 p = 0; p < peers; p++) x |= ((const u32*)inbox[p])[w];
+            if (x) next[lo_word + w] = 0;
             x &= ~visited[lo_word + w];
             own[w] = x;
             found = __popc(x);
@@ -134,32 +198,69 @@ extern "C" __global__ void mbfs_merge(const u32* next, const u64* inbox, u32 pee
     }
 }
 
-// Bottom-up: a thread per vertex of this rank, a warp per word; an unvisited vertex with
-// an in-neighbour in the frontier joins the next frontier (its bit set by the warp's
-// ballot, no atomics).
+// In-arcs a lane scans itself in a bottom-up step; a vertex with more and no parent
+// among them has the rest scanned by its whole warp, 32 arcs a step.
+#define NARROW 32
+// Loads a lane has in flight in its own scan.
+#define UNROLL 4
+
+// Whether u is in the frontier.
+__device__ __forceinline__ bool in_front(const u32* front, u32 u) {
+    return (front[u / 32] >> (u % 32)) & 1;
+}
+
+// Bottom-up: a lane per vertex of this rank, a warp per word; an unvisited vertex with an
+// in-neighbour in the frontier joins the next frontier (its bit set by the warp's ballot,
+// no atomics), the first such in-neighbour its parent.
 extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 nl, u32 lo_word,
                                           u32 seg, const u32* front, const u32* visited, u32* own,
-                                          u32* depth, u32 level, const u64* off, u64* stats) {
+                                          u32* depth, u32* parent, u32 level, const u64* off,
+                                          u64* stats) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 v = w * 32 + lane;
-        bool found = false;
+        u32 p = UNREACHED;
+        u64 rest = 0, end = 0;  // the arcs left for the warp: rest..end
         if (v < nl && !(visited[lo_word + w] & (1u << lane))) {
-            u64 end = roff[v + 1];
-            for (u64 a = roff[v]; a < end; a++) {
-                u32 u = rtgt[a];
-                if (front[u / 32] & (1u << (u % 32))) {
-                    found = true;
-                    break;
-                }
+            u64 a = roff[v];
+            end = roff[v + 1];
+            u64 mine = min(end, a + NARROW);
+            for (; a < mine && p == UNREACHED; a += UNROLL) {
+                u32 u[UNROLL];
+#pragma unroll
+                for (int k = 0; k < UNROLL; k++) u[k] = a + k < mine ? rtgt[a + k] : UNREACHED;
+                bool hit[UNROLL];
+#pragma unroll
+                for (int k = 0; k < UNROLL; k++) hit[k] = u[k] != UNREACHED && in_front(front, u[k]);
+#pragma unroll
+                for (int k = UNROLL - 1; k >= 0; k--)
+                    if (hit[k]) p = u[k];
             }
+            rest = p == UNREACHED ? mine : end;
         }
+        // The wide vertices not yet settled, one after another, the warp over 32 arcs a
+        // step.
+        u32 todo = __ballot_sync(FULL, rest < end);
+        while (todo) {
+            u32 l = __ffs(todo) - 1;
+            todo &= todo - 1;
+            u64 wend = __shfl_sync(FULL, end, l);
+            u32 got = UNREACHED;
+            for (u64 a = __shfl_sync(FULL, rest, l); a < wend && got == UNREACHED; a += 32) {
+                u32 u = a + lane < wend ? rtgt[a + lane] : UNREACHED;
+                u32 hits = __ballot_sync(FULL, u != UNREACHED && in_front(front, u));
+                if (hits) got = __shfl_sync(FULL, u, __ffs(hits) - 1);
+            }
+            if (lane == l) p = got;
+        }
+        bool found = p != UNREACHED;
         u32 word = __ballot_sync(FULL, found);
         if (lane == 0) own[w] = word;
         u64 arcs = 0;
         if (found) {
             depth[v] = level + 1;
+            parent[v] = p;
             arcs = off[v + 1] - off[v];
         }
         warp_add(found ? 1 : 0, stats);
@@ -172,54 +273,4 @@ extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words)
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
         visited[i] |= front[i];
-}
-
-// Parents, once every rank has every depth (`all`): the first in-neighbour, in arc order,
-// one level up, so that the tree does not depend on the number of GPUs; the source is its
-// own parent (and the parent of every vertex of depth 1, its only vertex of depth 0), an
-// unreached vertex has none. A warp takes 32 vertices: each lane scans its own if it has
-// at most 32 in-arcs, then the warp scans each bigger one together, 32 arcs a step.
-extern "C" __global__ void mbfs_parents(const u64* roff, const u32* rtgt, u32 nl, u32 nl_pad,
-                                        u32 lo, const u32* all, u32* parent, u32 source) {
-    u32 lane = threadIdx.x & 31;
-    u32 stride = gridDim.x * blockDim.x;
-    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < nl_pad; base += stride) {
-        u32 v = base + lane;
-        u32 p = UNREACHED;
-        u32 d = v < nl ? all[lo + v] : UNREACHED;
-        bool wide = false;
-        if (d == 0) {
-            p = lo + v;
-        } else if (d == 1) {
-            p = source;
-        } else if (d != UNREACHED) {
-            u64 a = roff[v], end = roff[v + 1];
-            if (end - a > 32) {
-                wide = true;
-            } else {
-                for (; a < end; a++) {
-                    u32 u = rtgt[a];
-                    if (all[u] == d - 1) {
-                        p = u;
-                        break;
-                    }
-                }
-            }
-        }
-        u32 todo = __ballot_sync(FULL, wide);
-        while (todo) {
-            u32 l = __ffs(todo) - 1;
-            todo &= todo - 1;
-            u32 wv = base + l, wd = __shfl_sync(FULL, d, l);
-            u64 end = roff[wv + 1];
-            u32 found = UNREACHED;
-            for (u64 a = roff[wv]; a < end && found == UNREACHED; a += 32) {
-                u32 u = a + lane < end ? rtgt[a + lane] : UNREACHED;
-                u32 hit = __ballot_sync(FULL, u != UNREACHED && all[u] == wd - 1);
-                if (hit) found = __shfl_sync(FULL, u, __ffs(hit) - 1);
-            }
-            if (lane == l) p = found;
-        }
-        if (v < nl_pad) parent[v] = p;
-    }
 }

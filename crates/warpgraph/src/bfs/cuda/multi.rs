@@ -2,38 +2,47 @@
 //! Enterprise), the GPUs talking through NCCL.
 //!
 //! **Computes** the same [`BfsTree`] as one GPU or the CPU: identical depths, and a
-//! parent that does not depend on the number of GPUs (the first in-neighbour one level up,
-//! in arc order).
+//! parent that does not depend on the number of GPUs: the least in-neighbour one level
+//! up (rows are sorted, so also the first in arc order).
 //!
 //! **Method** (kernels in `multi.cu`, ranks as in [`crate::cuda::team`]): the vertices
 //! are split into equal ranges of whole 32-bit bitmap words, one per GPU, and each GPU
-//! holds only its range's rows (out-arcs, and in-arcs for a directed graph). The frontier
-//! and the visited set are bitmaps of the whole graph, the same on every GPU. Each level
-//! is either
+//! holds only its range's rows (out-arcs, and in-arcs for a directed graph), depths and
+//! parents. The frontier and the visited set are bitmaps of the whole graph, the same on
+//! every GPU. Each level is either
 //! - top-down: every GPU queues its own frontier vertices (a prefix sum per warp), expands
 //!   them a warp each (those of 2048 arcs or more by the whole grid, one after the other)
-//!   and sets the bits of the unvisited targets wherever they live; then
-//!   every GPU sends each other GPU the words of that GPU's range (NCCL send/receive in
-//!   one group) and ORs what it received into its own part of the next frontier; or
-//! - bottom-up: every unvisited vertex of a GPU's range looks for an in-neighbour in the
-//!   frontier bitmap, a warp per bitmap word, the word written from the warp's ballot (the
-//!   paper's compression), so nothing but the all-gather crosses GPUs.
+//!   and, for each unvisited target, sets its bit and lowers its parent to the expanding
+//!   vertex by an atomic min, wherever the target lives. The targets found for each other
+//!   GPU go to it as (vertex, parent) pairs over NCCL send/receive; while no list can be
+//!   longer than 16,384 pairs (the frontier has no more out-arcs) in one exchange of
+//!   that fixed size, else their lengths first and then the lists. The owner ORs the
+//!   bits into its part of the next frontier and takes the least parent; or
+//! - bottom-up: every unvisited vertex of a GPU's range scans its in-arcs, in order, for
+//!   one in the frontier bitmap, which becomes its parent: a lane per vertex (four loads
+//!   in flight) over its first 32 in-arcs, then its warp 32 arcs a step over the rest;
+//!   each bitmap word of the next frontier comes from its warp's ballot (the paper's
+//!   compression), so nothing but the all-gather crosses GPUs.
 //!
 //! Then an all-gather of the parts makes the next frontier on every GPU, and an
 //! all-reduce sums its vertices and out-arcs for the direction switch, which every GPU
 //! takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
-//! graph's counts. After the last level an all-gather of the depths lets every GPU find
-//! the parents of its range (a lane per vertex, a warp for one of more than 32 in-arcs;
-//! depth 1 needs no search: its parent is the source), and an all-gather of the parents
-//! brings the tree to rank 0.
+//! graph's counts. When the frontier is empty every GPU holds the depths and parents of
+//! its range: in one process each copies them straight into the host's tree (through
+//! page-locked memory); a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, two or three collectives and one wait of the host for
-//! the counts; the graph is uploaded once for any number of sources.
+//! the counts (two for a top-down level with long lists); the graph is uploaded once for
+//! any number of sources. `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
+//! the step, of the exchange, and the host's.
 
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, PushKernelArg};
+use cudarc::driver::{
+    CudaEvent, CudaFunction, CudaSlice, DevicePtr, PinnedHostSlice, PushKernelArg,
+};
 use cudarc::nccl::ReduceOp;
+use rayon::prelude::*;
 
 use super::super::{BfsOptions, BfsTree, Direction};
 use crate::cuda::team::{self, nccl_err, Member, TeamSpec};
@@ -56,9 +65,10 @@ const THREADS: u32 = 256;
 pub struct TeamRuns {
     /// One tree per source, on the process that drives rank 0 (`None` elsewhere).
     pub trees: Vec<Option<BfsTree>>,
-    /// One time per source: `seconds` from the start to the tree on rank 0's host,
-    /// `kernel_seconds` to the tree in rank 0's GPU memory (kernels and collectives,
-    /// CUDA events).
+    /// One time per source, the slowest local rank's: `seconds` from the start to the
+    /// tree in the host's memory, `kernel_seconds` (CUDA events) to the end of the search,
+    /// every GPU holding its range's depths and parents (for a team spread over
+    /// processes: to the tree in rank 0's GPU memory).
     pub times: Vec<RunTimes>,
     /// Levels of each search.
     pub levels: Vec<u32>,
@@ -98,9 +108,11 @@ impl Partition {
 }
 
 /// Device bytes rank `rank` of `world` needs to search `g`: its rows (twice for a
-/// directed graph), three whole bitmaps and the received words, its queue, depths and
-/// parents, and every vertex's depth and parent for the last step.
-pub fn bytes_needed(g: &Graph, world: usize, rank: usize) -> u64 {
+/// directed graph), three whole bitmaps and its part of one, its queues, depths and
+/// parents, with other ranks the candidate parents of every vertex and a buffer of
+/// (vertex, parent) pairs to and from each other rank, and on rank 0 of a team spread
+/// over processes every vertex's depth and parent.
+pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     let p = Partition::new(g.num_vertices(), world);
     let r = p.range(rank);
     let rows = |c: &Csr| 8 * (r.len() as u64 + 1) + 4 * (c.offsets()[r.end] - c.offsets()[r.start]);
@@ -112,11 +124,18 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize) -> u64 {
         };
     let words = p.words() as u64;
     let local = 32 * p.seg as u64;
-    graph
-        + 4 * (3 * words + (world as u64 - 1) * p.seg as u64 + p.seg as u64)
-        + 4 * 4 * local
-        + 4 * 2 * 32 * words
-        + 64
+    let peers = world as u64 - 1;
+    let exchange = if peers > 0 {
+        4 * 32 * words + 2 * peers * 4 * (1 + 2 * local)
+    } else {
+        0
+    };
+    let tree = if gather && rank == 0 {
+        4 * 2 * 32 * words
+    } else {
+        0
+    };
+    graph + 4 * (3 * words + p.seg as u64) + 4 * 4 * local + exchange + tree + 64
 }
 
 /// Breadth-first searches of `g` from every one of `sources` on the team `spec` (this
@@ -160,13 +179,47 @@ pub fn bfs_team_each(
     }
     let start = Instant::now();
     let part = Partition::new(n, spec.world);
-    let ranks: Vec<usize> = (0..spec.gpus.len()).map(|i| spec.first_rank + i).collect();
-    let per_rank = team::run(spec, ranks, |m, _| {
-        let mut state = RankState::new(m, g, part)?;
+    // One process driving every GPU: each rank copies its part of the tree straight into
+    // the host's arrays. Spread over processes: the parts go to rank 0 over NCCL first.
+    let gather = !spec.is_whole();
+    let holds_root = spec.has_root();
+    let mut depths: Vec<Vec<u32>> = Vec::new();
+    let mut parents: Vec<Vec<u32>> = Vec::new();
+    if holds_root {
+        depths = searches.iter().map(|_| vec![0u32; n]).collect();
+        parents = searches.iter().map(|_| vec![0u32; n]).collect();
+    }
+    // Each local rank's destination in every search: its range of the arrays, or all of
+    // them for rank 0 when gathering, or nothing.
+    let local: Vec<usize> = (0..spec.gpus.len()).map(|i| spec.first_rank + i).collect();
+    let mut sinks: Vec<Vec<Sink<'_>>> = local.iter().map(|_| Vec::new()).collect();
+    for (d, p) in depths.iter_mut().zip(parents.iter_mut()) {
+        if gather {
+            // Only the process of rank 0 holds arrays; it is its first local rank.
+            sinks[0].push(Sink {
+                depth: d,
+                parent: p,
+            });
+            continue;
+        }
+        let (mut d, mut p) = (&mut d[..], &mut p[..]);
+        for (i, &rank) in local.iter().enumerate() {
+            let len = part.range(rank).len();
+            let (dh, dt) = std::mem::take(&mut d).split_at_mut(len);
+            let (ph, pt) = std::mem::take(&mut p).split_at_mut(len);
+            (d, p) = (dt, pt);
+            sinks[i].push(Sink {
+                depth: dh,
+                parent: ph,
+            });
+        }
+    }
+    let per_rank = team::run(spec, sinks, |m, mut sinks| {
+        let mut state = RankState::new(m, g, part, gather)?;
         let setup = start.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(searches.len());
-        for (s, opts) in searches {
-            out.push(state.search(m, g, *s, opts)?);
+        for (i, (s, opts)) in searches.iter().enumerate() {
+            out.push(state.search(m, g, *s, opts, sinks.get_mut(i))?);
         }
         Ok((setup, out))
     })?;
@@ -177,9 +230,11 @@ pub fn bfs_team_each(
         levels: Vec::new(),
         setup_seconds,
     };
-    // Rank 0 holds the trees; the time of a search is the slowest local rank's.
-    let mut per_rank = per_rank.into_iter().map(|r| r.1).collect::<Vec<_>>();
-    for i in 0..searches.len() {
+    // The time of a search is the slowest local rank's.
+    let per_rank = per_rank.into_iter().map(|r| r.1).collect::<Vec<_>>();
+    let mut depths = depths.into_iter();
+    let mut parents = parents.into_iter();
+    for (i, &(source, _)) in searches.iter().enumerate() {
         let mut t = RunTimes::default();
         let mut kernel: f64 = 0.0;
         for r in &per_rank {
@@ -189,14 +244,27 @@ pub fn bfs_team_each(
         t.kernel_seconds = Some(kernel);
         runs.times.push(t);
         runs.levels.push(per_rank[0][i].levels);
-        runs.trees.push(per_rank[0][i].tree.take());
+        runs.trees.push(match (depths.next(), parents.next()) {
+            (Some(depth), Some(parent)) => Some(BfsTree {
+                source,
+                depth,
+                parent,
+            }),
+            _ => None,
+        });
     }
     Ok(runs)
 }
 
+/// Where a rank puts its part of a search's tree: its own range of the host's depth and
+/// parent arrays; or, for rank 0 of a team spread over processes, the whole arrays.
+struct Sink<'a> {
+    depth: &'a mut [u32],
+    parent: &'a mut [u32],
+}
+
 /// One search as a rank saw it.
 struct RankRun {
-    tree: Option<BfsTree>,
     times: RunTimes,
     levels: u32,
 }
@@ -206,11 +274,11 @@ struct Kernels {
     reset: CudaFunction,
     queue: CudaFunction,
     top_down: CudaFunction,
-    top_down_big: CudaFunction,
+    pack: CudaFunction,
+    apply: CudaFunction,
     merge: CudaFunction,
     bottom_up: CudaFunction,
     visit: CudaFunction,
-    parents: CudaFunction,
 }
 
 /// A rank's part of the graph and its search state.
@@ -227,8 +295,12 @@ struct RankState {
     front: CudaSlice<u32>,
     visited: CudaSlice<u32>,
     next: CudaSlice<u32>,
-    /// What the other ranks found for this one (a buffer of seg words each), and the
-    /// buffers' device addresses for the merge kernel.
+    /// Candidate parents of other ranks' vertices (every vertex; all ones when unused).
+    cand: CudaSlice<u32>,
+    /// (vertex, parent) pairs for each other rank and from each, their number first, and
+    /// the buffers' device addresses for the kernels.
+    outbox: Vec<CudaSlice<u32>>,
+    outbox_at: CudaSlice<u64>,
     inbox: Vec<CudaSlice<u32>>,
     inbox_at: CudaSlice<u64>,
     own: CudaSlice<u32>,
@@ -239,17 +311,21 @@ struct RankState {
     blen: CudaSlice<u32>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
-    all_depth: CudaSlice<u32>,
-    all_parent: CudaSlice<u32>,
+    /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
+    /// there the depths and parents of each other rank.
+    gather: bool,
+    all: Vec<(CudaSlice<u32>, CudaSlice<u32>)>,
+    /// Page-locked host memory the tree passes through (made on first use).
+    stage: Option<PinnedHostSlice<u32>>,
     stats: CudaSlice<u64>,
     blocks: u32,
 }
 
 impl RankState {
-    fn new(m: &Member, g: &Graph, part: Partition) -> Result<RankState> {
+    fn new(m: &Member, g: &Graph, part: Partition, gather: bool) -> Result<RankState> {
         let gpu = &m.gpu;
         // Every rank checks and allocates, then all agree before the first collective.
-        let made = Self::allocate(m, g, part);
+        let made = Self::allocate(m, g, part, gather);
         if !m.agree(made.is_ok())? {
             return Err(made.err().unwrap_or_else(|| {
                 Error::Nccl("another GPU of the team could not set up its part".into())
@@ -260,7 +336,7 @@ impl RankState {
         Ok(state)
     }
 
-    fn allocate(m: &Member, g: &Graph, part: Partition) -> Result<RankState> {
+    fn allocate(m: &Member, g: &Graph, part: Partition, gather: bool) -> Result<RankState> {
         let gpu = &m.gpu;
         let r = part.range(m.rank);
         gpu.check_memory(
@@ -270,18 +346,18 @@ impl RankState {
                     m.rank, m.world, r.start, r.end, part.n
                 )
             },
-            bytes_needed(g, m.world, m.rank),
+            bytes_needed(g, m.world, m.rank, gather),
         )?;
         let f = |name| gpu.function(&KERNELS, name);
         let k = Kernels {
             reset: f("mbfs_reset")?,
             queue: f("mbfs_queue")?,
             top_down: f("mbfs_top_down")?,
-            top_down_big: f("mbfs_top_down_big")?,
+            pack: f("mbfs_pack")?,
+            apply: f("mbfs_apply")?,
             merge: f("mbfs_merge")?,
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
-            parents: f("mbfs_parents")?,
         };
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
@@ -292,9 +368,22 @@ impl RankState {
         };
         let words = part.words();
         let local = 32 * part.seg;
-        let inbox = (1..m.world)
-            .map(|_| gpu.zeros::<u32>(part.seg))
-            .collect::<Result<Vec<_>>>()?;
+        let peers = m.world - 1;
+        // A peer's range holds at most `local` vertices: pairs never overflow.
+        let boxes = || {
+            (0..peers)
+                .map(|_| gpu.zeros::<u32>(1 + 2 * local))
+                .collect::<Result<Vec<_>>>()
+        };
+        let (outbox, inbox) = (boxes()?, boxes()?);
+        let at = |b: &[CudaSlice<u32>]| {
+            gpu.upload(
+                &b.iter()
+                    .map(|b| b.device_ptr(gpu.stream()).0)
+                    .collect::<Vec<u64>>(),
+            )
+        };
+        let cand = gpu.upload(&vec![u32::MAX; if peers > 0 { 32 * words } else { 1 }])?;
         Ok(RankState {
             part,
             rank: m.rank,
@@ -309,12 +398,10 @@ impl RankState {
             front: gpu.zeros(words)?,
             visited: gpu.zeros(words)?,
             next: gpu.zeros(words)?,
-            inbox_at: gpu.upload(
-                &inbox
-                    .iter()
-                    .map(|b| b.device_ptr(gpu.stream()).0)
-                    .collect::<Vec<u64>>(),
-            )?,
+            cand,
+            outbox_at: at(&outbox)?,
+            outbox,
+            inbox_at: at(&inbox)?,
             inbox,
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
@@ -323,21 +410,30 @@ impl RankState {
             blen: gpu.zeros(1)?,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
-            all_depth: gpu.zeros(32 * words)?,
-            all_parent: gpu.zeros(32 * words)?,
+            gather,
+            all: if gather && m.rank == 0 {
+                (1..m.world)
+                    .map(|_| Ok((gpu.zeros(local)?, gpu.zeros(local)?)))
+                    .collect::<Result<Vec<_>>>()?
+            } else {
+                Vec::new()
+            },
+            stage: None,
             stats: gpu.zeros(2)?,
             blocks: gpu.info().multiprocessors * 8,
             k,
         })
     }
 
-    /// One search from `source`, every rank of the team calling it alike.
+    /// One search from `source`, every rank of the team calling it alike; the rank's part
+    /// of the tree goes to `sink` (or, gathering, to rank 0's).
     fn search(
         &mut self,
         m: &Member,
         g: &Graph,
         source: VertexId,
         opts: &BfsOptions,
+        sink: Option<&mut Sink<'_>>,
     ) -> Result<RankRun> {
         let gpu = &m.gpu;
         let stream = gpu.stream().clone();
@@ -345,7 +441,7 @@ impl RankState {
         let words = self.part.words() as u32;
         let lo_word = (self.rank * self.part.seg) as u32;
         let local = 32 * seg;
-        let peers = (m.world - 1) as u32;
+        let gather = self.gather;
         let cfg = launch_config(self.blocks, THREADS);
         // Start together: the counts of a collective tell nothing, it only waits.
         m.agree(true)?;
@@ -356,11 +452,12 @@ impl RankState {
                 .arg(&mut self.visited)
                 .arg(&words)
                 .arg(&mut self.depth)
+                .arg(&mut self.parent)
                 .arg(&local)
                 .arg(&source)
                 .arg(&self.lo);
-            // SAFETY: matches mbfs_reset; front and visited hold `words` words, depth
-            // `local` entries.
+            // SAFETY: matches mbfs_reset; front and visited hold `words` words, depth and
+            // parent `local` entries.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
         let n = self.part.n as u64;
@@ -373,7 +470,7 @@ impl RankState {
         let mut counts = [0u64; 2];
         // The frontier before this one (Beamer: back to top-down only while shrinking).
         let mut prev_nf = 0u64;
-        let trace = m.rank == 0 && std::env::var_os("WARPGRAPH_TRACE").is_some();
+        let trace = std::env::var_os("WARPGRAPH_TRACE").is_some();
         while nf > 0 {
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
@@ -383,12 +480,15 @@ impl RankState {
             };
             prev_nf = nf;
             unexplored = unexplored.saturating_sub(mf);
+            let lt = Instant::now();
+            let e0 = mark(gpu, trace)?;
             stream.memset_zeros(&mut self.stats).map_err(gpu_err)?;
-            if bottom_up {
+            let e1 = if bottom_up {
                 self.bottom_up_step(gpu, level, lo_word, seg)?;
+                mark(gpu, trace)?
             } else {
-                self.top_down_step(m, level, lo_word, seg, peers)?;
-            }
+                self.top_down_step(m, level, lo_word, seg, mf, trace)?
+            };
             // The next frontier on every rank, then visited |= front.
             m.comm
                 .all_gather(&self.own, &mut self.front)
@@ -400,55 +500,58 @@ impl RankState {
             m.comm
                 .all_reduce_in_place(&mut self.stats, &ReduceOp::Sum)
                 .map_err(nccl_err)?;
+            let e2 = mark(gpu, trace)?;
             gpu.download_into(&self.stats, &mut counts)?;
             (nf, mf) = (counts[0], counts[1]);
             level += 1;
             if trace {
                 eprintln!(
-                    "level {level:>4} {} found {nf} vertices, {mf} arcs",
-                    if bottom_up { "bottom-up" } else { "top-down " }
+                    "rank {} level {level:>4} {} found {nf} vertices, {mf} arcs; GPU {} ms, \
+                     exchange {} ms, host {:.3} ms",
+                    m.rank,
+                    if bottom_up { "bottom-up" } else { "top-down " },
+                    between(&e0, &e1)?,
+                    between(&e1, &e2)?,
+                    lt.elapsed().as_secs_f64() * 1e3
                 );
             }
         }
-        // Every depth on every rank, then each rank's parents, then every parent.
-        m.comm
-            .all_gather(&self.depth, &mut self.all_depth)
-            .map_err(nccl_err)?;
-        {
-            let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
-            let mut b = stream.launch_builder(&self.k.parents);
-            b.arg(roff)
-                .arg(rtgt)
-                .arg(&self.nl)
-                .arg(&local)
-                .arg(&self.lo)
-                .arg(&self.all_depth)
-                .arg(&mut self.parent)
-                .arg(&source);
-            // SAFETY: matches mbfs_parents; the rows are this rank's nl vertices, parent
-            // holds `local` entries, all_depth 32 * words (every vertex).
-            unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        if gather {
+            // Spread over processes: every part to rank 0's GPU first.
+            let mut group = m.comm.group();
+            if m.rank == 0 {
+                for (p, (d, pa)) in (1..m.world).zip(self.all.iter_mut()) {
+                    group.recv(d.as_view_mut(), p as i32).map_err(nccl_err)?;
+                    group.recv(pa.as_view_mut(), p as i32).map_err(nccl_err)?;
+                }
+            } else {
+                group.send(self.depth.as_view(), 0).map_err(nccl_err)?;
+                group.send(self.parent.as_view(), 0).map_err(nccl_err)?;
+            }
+            drop(group);
         }
-        m.comm
-            .all_gather(&self.parent, &mut self.all_parent)
-            .map_err(nccl_err)?;
         let done = timer.kernels_done(gpu)?;
-        let tree = if m.rank == 0 {
-            let mut depth = vec![0u32; self.part.n];
-            let mut parent = vec![0u32; self.part.n];
-            gpu.download_into(&self.all_depth, &mut depth)?;
-            gpu.download_into(&self.all_parent, &mut parent)?;
-            Some(BfsTree {
-                source,
-                depth,
-                parent,
-            })
-        } else {
-            None
-        };
+        if let Some(sink) = sink {
+            if gather {
+                // Rank 0 of a team over processes: its own part, then the others'.
+                for p in 0..m.world {
+                    let r = self.part.range(p);
+                    let (d, pa) = if p == 0 {
+                        (&self.depth, &self.parent)
+                    } else {
+                        let (d, pa) = &self.all[p - 1];
+                        (d, pa)
+                    };
+                    copy_out(gpu, d, &mut sink.depth[r.clone()], &mut self.stage)?;
+                    copy_out(gpu, pa, &mut sink.parent[r], &mut self.stage)?;
+                }
+            } else {
+                copy_out(gpu, &self.depth, sink.depth, &mut self.stage)?;
+                copy_out(gpu, &self.parent, sink.parent, &mut self.stage)?;
+            }
+        }
         let times = timer.finish(&done)?;
         Ok(RankRun {
-            tree,
             times: RunTimes {
                 seconds: times.total_seconds,
                 kernel_seconds: Some(times.kernel_seconds),
@@ -456,7 +559,6 @@ impl RankState {
             levels: level,
         })
     }
-
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
@@ -469,26 +571,30 @@ impl RankState {
             .arg(&self.visited)
             .arg(&mut self.own)
             .arg(&mut self.depth)
+            .arg(&mut self.parent)
             .arg(&level)
             .arg(&self.out.0)
             .arg(&mut self.stats);
-        // SAFETY: matches mbfs_bottom_up; own holds seg words, depth 32 * seg entries,
-        // the bitmaps every word; targets are vertices below n.
+        // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
+        // entries, the bitmaps every word; targets are vertices below n.
         unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
     }
 
+    /// A top-down step over a frontier of `arcs` out-arcs (on all ranks); returns the
+    /// trace's event after the expansion.
     fn top_down_step(
         &mut self,
         m: &Member,
         level: u32,
         lo_word: u32,
         seg: u32,
-        peers: u32,
-    ) -> Result<()> {
+        arcs: u64,
+        trace: bool,
+    ) -> Result<Option<CudaEvent>> {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
-        stream.memset_zeros(&mut self.next).map_err(gpu_err)?;
+        let peers = (m.world - 1) as u32;
         stream.memset_zeros(&mut self.qlen).map_err(gpu_err)?;
         stream.memset_zeros(&mut self.blen).map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.queue);
@@ -500,57 +606,185 @@ impl RankState {
             .arg(&mut self.qlen)
             .arg(&mut self.big)
             .arg(&mut self.blen);
-        // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
-        // vertex of the range.
+        // SAFETY: matches mbfs_queue; the queue and big hold 32 * seg entries, enough for
+        // every vertex of the range.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.top_down);
         b.arg(&self.out.0)
             .arg(&self.out.1)
             .arg(&self.queue)
             .arg(&self.qlen)
-            .arg(&self.visited)
-            .arg(&mut self.next);
-        // SAFETY: matches mbfs_top_down; queued ids are local vertices of the rows.
-        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        let mut b = stream.launch_builder(&self.k.top_down_big);
-        b.arg(&self.out.0)
-            .arg(&self.out.1)
             .arg(&self.big)
             .arg(&self.blen)
+            .arg(&self.lo)
+            .arg(&self.nl)
             .arg(&self.visited)
-            .arg(&mut self.next);
-        // SAFETY: matches mbfs_top_down_big; as above for the big list.
+            .arg(&mut self.next)
+            .arg(&mut self.parent)
+            .arg(&mut self.cand);
+        // SAFETY: matches mbfs_top_down; queued ids are local vertices of the rows,
+        // targets are below n, and cand covers every vertex when there are other ranks
+        // (with none, every target is this rank's and cand is not touched).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        let e1 = mark(&m.gpu, trace)?;
         if peers > 0 {
-            // Each rank's words to that rank, in one group of sends and receives.
-            let seg = seg as usize;
-            let mut group = m.comm.group();
-            let others = (0..m.world).filter(|&p| p != m.rank);
-            for (p, slot) in others.zip(self.inbox.iter_mut()) {
-                group
-                    .send(self.next.slice(p * seg..(p + 1) * seg), p as i32)
-                    .map_err(nccl_err)?;
-                group.recv(slot.as_view_mut(), p as i32).map_err(nccl_err)?;
-            }
-            drop(group);
+            self.exchange_pairs(m, seg, arcs)?;
         }
         let mut b = stream.launch_builder(&self.k.merge);
-        let nl = self.nl;
-        b.arg(&self.next)
-            .arg(&self.inbox_at)
-            .arg(&peers)
+        b.arg(&mut self.next)
             .arg(&lo_word)
             .arg(&seg)
-            .arg(&nl)
+            .arg(&self.nl)
             .arg(&self.visited)
             .arg(&mut self.own)
             .arg(&mut self.depth)
             .arg(&level)
             .arg(&self.out.0)
             .arg(&mut self.stats);
-        // SAFETY: matches mbfs_merge; inbox_at holds the addresses of `peers` buffers of
-        // seg words, own seg words.
+        // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries.
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        Ok(e1)
+    }
+
+    /// After a top-down expansion of `arcs` arcs: the vertices found for each other rank
+    /// go to it as (vertex, parent) pairs, their number first, and those found here by the
+    /// others join this rank's `next` and parents. A rank sends at most `arcs` pairs to
+    /// each: up to [`SHORT_LIST`] the lists go in one exchange of that fixed size;
+    /// beyond, their numbers go first and the host waits for them to size the lists.
+    fn exchange_pairs(&mut self, m: &Member, seg: u32, arcs: u64) -> Result<()> {
+        let gpu = &m.gpu;
+        let stream = gpu.stream().clone();
+        let cfg = launch_config(self.blocks, THREADS);
+        let world = m.world as u32;
+        let rank = m.rank as u32;
+        for b in &mut self.outbox {
+            stream
+                .memset_zeros(&mut b.slice_mut(..1))
+                .map_err(gpu_err)?;
+        }
+        let mut b = stream.launch_builder(&self.k.pack);
+        b.arg(&mut self.next)
+            .arg(&mut self.cand)
+            .arg(&seg)
+            .arg(&world)
+            .arg(&rank)
+            .arg(&self.outbox_at);
+        // SAFETY: matches mbfs_pack; each outbox buffer holds 1 + 2 * 32 * seg entries,
+        // room for every vertex of a rank's range.
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        let others: Vec<i32> = (0..m.world)
+            .filter(|&p| p != m.rank)
+            .map(|p| p as i32)
+            .collect();
+        let room = (32 * seg as usize).min(SHORT_LIST);
+        if arcs as usize <= room {
+            // No list can be longer than `room`: one exchange of that size.
+            let mut group = m.comm.group();
+            for ((&p, o), i) in others.iter().zip(&self.outbox).zip(&mut self.inbox) {
+                group.send(o.slice(..1 + 2 * room), p).map_err(nccl_err)?;
+                group
+                    .recv(i.slice_mut(..1 + 2 * room), p)
+                    .map_err(nccl_err)?;
+            }
+        } else {
+            self.exchange_sized(m, &others)?;
+        }
+        let mut b = stream.launch_builder(&self.k.apply);
+        let peers = others.len() as u32;
+        b.arg(&self.inbox_at)
+            .arg(&peers)
+            .arg(&self.lo)
+            .arg(&mut self.next)
+            .arg(&mut self.parent);
+        // SAFETY: matches mbfs_apply; each inbox buffer holds its count and that many
+        // pairs of this rank's vertices.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
+    }
+
+    /// The pair lists exchanged in two steps: their numbers, then (once the host has
+    /// them) the lists, each at its size.
+    fn exchange_sized(&mut self, m: &Member, others: &[i32]) -> Result<()> {
+        let stream = m.gpu.stream().clone();
+        {
+            let mut group = m.comm.group();
+            for ((&p, o), i) in others.iter().zip(&self.outbox).zip(&mut self.inbox) {
+                group.send(o.slice(..1), p).map_err(nccl_err)?;
+                group.recv(i.slice_mut(..1), p).map_err(nccl_err)?;
+            }
+        }
+        let mut sent = vec![0u32; others.len()];
+        let mut got = vec![0u32; others.len()];
+        for (q, (o, i)) in self.outbox.iter().zip(&self.inbox).enumerate() {
+            stream
+                .memcpy_dtoh(&o.slice(..1), &mut sent[q..=q])
+                .map_err(gpu_err)?;
+            stream
+                .memcpy_dtoh(&i.slice(..1), &mut got[q..=q])
+                .map_err(gpu_err)?;
+        }
+        stream.synchronize().map_err(gpu_err)?;
+        let mut group = m.comm.group();
+        for (q, ((&p, o), i)) in others
+            .iter()
+            .zip(&self.outbox)
+            .zip(&mut self.inbox)
+            .enumerate()
+        {
+            // Both sides know each size, so an empty list is skipped on both.
+            if sent[q] > 0 {
+                let len = 1 + 2 * sent[q] as usize;
+                group.send(o.slice(1..len), p).map_err(nccl_err)?;
+            }
+            if got[q] > 0 {
+                let len = 1 + 2 * got[q] as usize;
+                group.recv(i.slice_mut(1..len), p).map_err(nccl_err)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Pairs a rank may send each other rank in one exchange of fixed size, with no wait of
+/// the host for their number (128 KiB).
+const SHORT_LIST: usize = 16 * 1024;
+
+/// Copies the first `out.len()` entries of `buf` into `out` through the page-locked
+/// buffer `stage` (made or grown as needed), the host's part in parallel.
+fn copy_out(
+    gpu: &Gpu,
+    buf: &CudaSlice<u32>,
+    out: &mut [u32],
+    stage: &mut Option<PinnedHostSlice<u32>>,
+) -> Result<()> {
+    if stage.as_ref().is_none_or(|s| s.len() < out.len()) {
+        *stage = Some(gpu.pinned(out.len())?);
+    }
+    let staged = gpu.read_pinned(buf, out.len(), stage.as_mut().expect("made above"))?;
+    out.par_iter_mut()
+        .zip(staged.par_iter())
+        .for_each(|(o, s)| *o = *s);
+    Ok(())
+}
+
+/// An event on `gpu`'s stream when tracing.
+fn mark(gpu: &Gpu, trace: bool) -> Result<Option<CudaEvent>> {
+    if !trace {
+        return Ok(None);
+    }
+    gpu.stream()
+        .record_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+        .map(Some)
+        .map_err(gpu_err)
+}
+
+/// Milliseconds between two trace events (once both are done).
+fn between(a: &Option<CudaEvent>, b: &Option<CudaEvent>) -> Result<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            b.synchronize().map_err(gpu_err)?;
+            Ok(format!("{:.3}", a.elapsed_ms(b).map_err(gpu_err)?))
+        }
+        _ => Ok("-".into()),
     }
 }
