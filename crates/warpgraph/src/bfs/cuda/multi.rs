@@ -489,17 +489,21 @@ impl RankState {
             } else {
                 self.top_down_step(m, level, lo_word, seg, mf, trace)?
             };
-            // The next frontier on every rank, then visited |= front.
-            m.comm
-                .all_gather(&self.own, &mut self.front)
-                .map_err(nccl_err)?;
+            // The next frontier and its counts on every rank (one group: one launch),
+            // then visited |= front.
+            {
+                let mut group = m.comm.group();
+                group
+                    .all_gather(self.own.as_view(), self.front.as_view_mut())
+                    .map_err(nccl_err)?;
+                group
+                    .all_reduce_in_place(self.stats.as_view_mut(), &ReduceOp::Sum)
+                    .map_err(nccl_err)?;
+            }
             let mut b = stream.launch_builder(&self.k.visit);
             b.arg(&self.front).arg(&mut self.visited).arg(&words);
             // SAFETY: matches mbfs_visit; both bitmaps hold `words` words.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-            m.comm
-                .all_reduce_in_place(&mut self.stats, &ReduceOp::Sum)
-                .map_err(nccl_err)?;
             let e2 = mark(gpu, trace)?;
             gpu.download_into(&self.stats, &mut counts)?;
             (nf, mf) = (counts[0], counts[1]);
