@@ -40,10 +40,27 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
     return __shfl_sync(FULL, at, 31) + incl - take;
 }
 
-// Zeroes both bitmaps and this rank's depths and parents; the source's bit goes into
-// both, its depth (on its owner) to 0 and its parent to itself.
+// The counters a level adds to, zeroed for the next one: the frontier's counts, the
+// queue's and the big list's lengths, and the first word (the number of pairs) of each
+// of the `peers` outbox buffers.
+#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, const u64 *outbox, u32 peers
+
+__device__ __forceinline__ void clear(COUNTERS) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        stats[0] = 0;
+        stats[1] = 0;
+        *qlen = 0;
+        *blen = 0;
+        for (u32 q = 0; q < peers; q++) *(u32*)outbox[q] = 0;
+    }
+}
+
+// Zeroes both bitmaps, the counters and this rank's depths and parents; the source's bit
+// goes into both bitmaps, its depth (on its owner) to 0 and its parent to itself.
 extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* depth,
-                                      u32* parent, u32 nl_pad, u32 source, u32 lo) {
+                                      u32* parent, u32 nl_pad, u32 source, u32 lo,
+                                      COUNTERS) {
+    clear(stats, qlen, blen, outbox, peers);
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
         u32 x = i == source / 32 ? 1u << (source % 32) : 0;
@@ -123,8 +140,8 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
 
 // After a top-down expansion, for each other rank p (peer index q, in rank order without
 // this one): the vertices of p's range set in `next` as (vertex, candidate parent) pairs
-// into the buffer at outbox[q], their number first (zero before), then the pairs; `next`
-// and `cand` are left cleared there.
+// into the buffer at outbox[q], their number first (zero before: `clear`), then the
+// pairs; `next` and `cand` are left cleared there.
 extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u32 rank,
                                      const u64* outbox) {
     u32 lane = threadIdx.x & 31;
@@ -268,8 +285,10 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
     }
 }
 
-// visited |= front, over every word.
-extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words) {
+// visited |= front, over every word; the counters cleared for the next level (the host
+// has queued its copy of the counts before).
+extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words, COUNTERS) {
+    clear(stats, qlen, blen, outbox, peers);
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
         visited[i] |= front[i];

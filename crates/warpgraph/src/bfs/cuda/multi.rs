@@ -317,6 +317,10 @@ struct RankState {
     all: Vec<(CudaSlice<u32>, CudaSlice<u32>)>,
     /// Page-locked host memory the tree passes through (made on first use).
     stage: Option<PinnedHostSlice<u32>>,
+    /// The frontier's counts (zeroed by mbfs_reset and mbfs_visit), and their copy on the
+    /// host.
+    stats_host: PinnedHostSlice<u64>,
+    stats_copied: CudaEvent,
     stats: CudaSlice<u64>,
     blocks: u32,
 }
@@ -419,6 +423,13 @@ impl RankState {
                 Vec::new()
             },
             stage: None,
+            stats_host: gpu.pinned(2)?,
+            stats_copied: gpu
+                .stream()
+                .record_event(Some(
+                    cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
+                ))
+                .map_err(gpu_err)?,
             stats: gpu.zeros(2)?,
             blocks: gpu.info().multiprocessors * 8,
             k,
@@ -442,6 +453,7 @@ impl RankState {
         let lo_word = (self.rank * self.part.seg) as u32;
         let local = 32 * seg;
         let gather = self.gather;
+        let peers = (m.world - 1) as u32;
         let cfg = launch_config(self.blocks, THREADS);
         // Start together: the counts of a collective tell nothing, it only waits.
         m.agree(true)?;
@@ -455,9 +467,14 @@ impl RankState {
                 .arg(&mut self.parent)
                 .arg(&local)
                 .arg(&source)
-                .arg(&self.lo);
+                .arg(&self.lo)
+                .arg(&mut self.stats)
+                .arg(&mut self.qlen)
+                .arg(&mut self.blen)
+                .arg(&self.outbox_at)
+                .arg(&peers);
             // SAFETY: matches mbfs_reset; front and visited hold `words` words, depth and
-            // parent `local` entries.
+            // parent `local` entries; outbox_at holds the addresses of `peers` buffers.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
         let n = self.part.n as u64;
@@ -467,7 +484,6 @@ impl RankState {
         let mut unexplored = g.out().num_arcs();
         let mut bottom_up = opts.direction == Direction::BottomUp;
         let mut level = 0u32;
-        let mut counts = [0u64; 2];
         // The frontier before this one (Beamer: back to top-down only while shrinking).
         let mut prev_nf = 0u64;
         let trace = std::env::var_os("WARPGRAPH_TRACE").is_some();
@@ -482,7 +498,6 @@ impl RankState {
             unexplored = unexplored.saturating_sub(mf);
             let lt = Instant::now();
             let e0 = mark(gpu, trace)?;
-            stream.memset_zeros(&mut self.stats).map_err(gpu_err)?;
             let e1 = if bottom_up {
                 self.bottom_up_step(gpu, level, lo_word, seg)?;
                 mark(gpu, trace)?
@@ -500,12 +515,28 @@ impl RankState {
                     .all_reduce_in_place(self.stats.as_view_mut(), &ReduceOp::Sum)
                     .map_err(nccl_err)?;
             }
+            // The counts to the host, then (while it waits for them) the visit, which also
+            // clears the counters for the next level.
+            stream
+                .memcpy_dtoh(&self.stats, &mut self.stats_host)
+                .map_err(gpu_err)?;
+            // (The context tracks no events: the copy's end is marked here.)
+            self.stats_copied.record(&stream).map_err(gpu_err)?;
             let mut b = stream.launch_builder(&self.k.visit);
-            b.arg(&self.front).arg(&mut self.visited).arg(&words);
-            // SAFETY: matches mbfs_visit; both bitmaps hold `words` words.
+            b.arg(&self.front)
+                .arg(&mut self.visited)
+                .arg(&words)
+                .arg(&mut self.stats)
+                .arg(&mut self.qlen)
+                .arg(&mut self.blen)
+                .arg(&self.outbox_at)
+                .arg(&peers);
+            // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, outbox_at the
+            // addresses of `peers` buffers.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
-            gpu.download_into(&self.stats, &mut counts)?;
+            self.stats_copied.synchronize().map_err(gpu_err)?;
+            let counts = self.stats_host.as_slice().map_err(gpu_err)?;
             (nf, mf) = (counts[0], counts[1]);
             level += 1;
             if trace {
@@ -599,8 +630,6 @@ impl RankState {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
         let peers = (m.world - 1) as u32;
-        stream.memset_zeros(&mut self.qlen).map_err(gpu_err)?;
-        stream.memset_zeros(&mut self.blen).map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.queue);
         b.arg(&self.front)
             .arg(&lo_word)
@@ -661,11 +690,6 @@ impl RankState {
         let cfg = launch_config(self.blocks, THREADS);
         let world = m.world as u32;
         let rank = m.rank as u32;
-        for b in &mut self.outbox {
-            stream
-                .memset_zeros(&mut b.slice_mut(..1))
-                .map_err(gpu_err)?;
-        }
         let mut b = stream.launch_builder(&self.k.pack);
         b.arg(&mut self.next)
             .arg(&mut self.cand)
