@@ -578,7 +578,11 @@ fn a_team_spanning_processes_gathers_the_rows() {
         let ((ra, sa), (rb, sb)) = run_parts(&g, &job, variant, predecessors);
         ra.unwrap();
         rb.unwrap();
-        assert_eq!(sa.into_matrix().unwrap(), one, "{variant} pred={predecessors}");
+        assert_eq!(
+            sa.into_matrix().unwrap(),
+            one,
+            "{variant} pred={predecessors}"
+        );
         assert!(sb.into_matrix().is_err(), "rank 1's sink must get no rows");
     }
     // A negative cycle on rank 1's rows (vertices 299 and 5): both parts report it.

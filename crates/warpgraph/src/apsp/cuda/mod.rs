@@ -336,9 +336,7 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 stream
                     .memcpy_htod(pb, &mut preds.slice_mut(..pb.len()))
                     .map_err(gpu_err)?;
-                m.comm
-                    .send(&preds.slice(..pb.len()), 0)
-                    .map_err(nccl_err)?;
+                m.comm.send(&preds.slice(..pb.len()), 0).map_err(nccl_err)?;
             }
         }
         // The buffers may be freed only once the sends are done.
