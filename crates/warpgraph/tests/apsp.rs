@@ -509,22 +509,102 @@ fn teams_refuse_what_they_cannot_do() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("fw-naive runs on one GPU"), "{e}");
-    let part = warpgraph::cuda::team::TeamSpec {
-        world: size + 1,
-        first_rank: 1,
-        gpus: vec![0],
-        id_file: Some("unused".into()),
+}
+
+/// A team spread over two "processes" (two threads, each driving one GPU as its own part
+/// of the team, joined through an id file): rank 0's part gets the single GPU's matrix,
+/// predecessors included, and a negative cycle reaches both parts; the other part's sink
+/// gets nothing.
+#[test]
+fn a_team_spanning_processes_gathers_the_rows() {
+    if !common::team_sizes().contains(&2) {
+        eprintln!("skipped: needs two GPUs");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run_parts = |g: &Graph, job: &str, variant: FwVariant, predecessors: bool| {
+        let id_file = dir.path().join(job);
+        let part = |rank: usize| warpgraph::cuda::team::TeamSpec {
+            world: 2,
+            first_rank: rank,
+            gpus: vec![rank],
+            id_file: Some(id_file.clone()),
+        };
+        let opts = ApspOptions { predecessors };
+        std::thread::scope(|s| {
+            let go = |rank: usize| {
+                let opts = &opts;
+                let part = part(rank);
+                move || {
+                    let mut sink = MatrixSink::new();
+                    let r = warpgraph::apsp::cuda::floyd_warshall_team(
+                        &part,
+                        g,
+                        opts,
+                        variant,
+                        &mut sink,
+                        &NoProgress,
+                    );
+                    (r, sink)
+                }
+            };
+            let a = s.spawn(go(0));
+            let b = s.spawn(go(1));
+            (a.join().unwrap(), b.join().unwrap())
+        })
     };
-    let e = warpgraph::apsp::cuda::floyd_warshall_team(
-        &part,
-        &g,
-        &ApspOptions::default(),
-        FwVariant::Tuned,
-        &mut sink,
-        &NoProgress,
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("one host"), "{e}");
+    // 300 vertices: five tile rows of 64, three on rank 0 and two on rank 1.
+    let mut rng = warpgraph::generate::rng::Rng::new(7);
+    let n = 300u64;
+    let edges: Vec<(u32, u32)> = (0..4 * n)
+        .map(|_| (rng.below(n) as u32, rng.below(n) as u32))
+        .collect();
+    let weights: Vec<i64> = (0..edges.len()).map(|_| rng.below(50) as i64).collect();
+    let g = graph(n, &edges, Weights::from(weights), true);
+    let gpu = common::gpu().unwrap();
+    for (variant, predecessors) in [(FwVariant::Tuned, false), (FwVariant::Blocked, true)] {
+        let mut one = MatrixSink::new();
+        warpgraph::apsp::cuda::floyd_warshall(
+            &gpu,
+            &g,
+            &ApspOptions { predecessors },
+            variant,
+            &mut one,
+            &NoProgress,
+        )
+        .unwrap();
+        let one = one.into_matrix().unwrap();
+        let job = format!("{variant}-{predecessors}.id");
+        let ((ra, sa), (rb, sb)) = run_parts(&g, &job, variant, predecessors);
+        ra.unwrap();
+        rb.unwrap();
+        assert_eq!(
+            sa.into_matrix().unwrap(),
+            one,
+            "{variant} pred={predecessors}"
+        );
+        assert!(sb.into_matrix().is_err(), "rank 1's sink must get no rows");
+    }
+    // A negative cycle on rank 1's rows (vertices 299 and 5): both parts report it.
+    let mut src: Vec<u32> = edges.iter().map(|e| e.0).collect();
+    let mut dst: Vec<u32> = edges.iter().map(|e| e.1).collect();
+    let mut w: Vec<i64> = (0..edges.len()).map(|_| 1).collect();
+    src.extend([299, 5]);
+    dst.extend([5, 299]);
+    w.extend([2, -3]);
+    let g = EdgeList::new(n, src, dst, Weights::from(w))
+        .unwrap()
+        .build(&BuildOptions::default())
+        .unwrap();
+    let ((ra, _), (rb, _)) = run_parts(&g, "cycle.id", FwVariant::Tuned, false);
+    for r in [ra, rb] {
+        match r {
+            Err(Error::NegativeCycle { cycle, .. }) => {
+                assert!(verify_negative_cycle(&g, &cycle).unwrap() < 0.0)
+            }
+            other => panic!("expected a negative cycle, got {other:?}"),
+        }
+    }
 }
 
 /// The GPU's variants (Floyd-Warshall's and Johnson) on graphs bigger than a tile row (n not a multiple of 32 or 64,

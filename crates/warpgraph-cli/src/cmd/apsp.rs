@@ -103,7 +103,10 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     let mut npy;
     let mut tsv;
     let mut discard = Discard;
-    let sink: &mut dyn RowSink = match &args.run.output {
+    // In a team spanning processes only rank 0's process gets the matrix (and writes it).
+    let reports = team.as_ref().is_none_or(TeamSpec::has_root);
+    let output = args.run.output.as_ref().filter(|_| reports);
+    let sink: &mut dyn RowSink = match output {
         None => &mut discard,
         Some(p) => match p.extension().and_then(|e| e.to_str()) {
             Some("npy") if args.predecessors => {
@@ -124,7 +127,7 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
         },
     };
     let mut verifying;
-    let sink: &mut dyn RowSink = if args.run.verify {
+    let sink: &mut dyn RowSink = if args.run.verify && reports {
         verifying = VerifyingSink::new(&g, sink);
         &mut verifying
     } else {
@@ -156,6 +159,10 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
             return Err(e.into());
         }
     };
+    if !reports {
+        eprintln!("{where_}: done (the process of rank 0 reports)");
+        return Ok(ExitCode::SUCCESS);
+    }
     let secs = t.elapsed().as_secs_f64();
     let verified = args.run.verify.then_some(true);
     let name = match gpu {

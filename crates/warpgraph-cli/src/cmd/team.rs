@@ -146,6 +146,10 @@ pub fn bench_apsp(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs)
         let spec = TeamSpec::from_env(size.resolve()?)?;
         let (trials, sum) = run(Backend::Team(&spec, variant))
             .with_context(|| format!("Floyd-Warshall on {}", spec.describe()))?;
+        if !spec.has_root() {
+            eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
+            continue;
+        }
         sums.push(sum);
         let name = format!("floyd-warshall-team ({variant})");
         rows.push(Row {

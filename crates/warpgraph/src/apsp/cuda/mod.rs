@@ -105,9 +105,13 @@ pub fn floyd_warshall(
 /// and broadcast to the others, which finish their rows from the copy. The result is the
 /// single GPU's, cell for cell; the kernel seconds are the slowest GPU's.
 ///
+/// A team may span processes (and hosts; [`TeamSpec::from_env`]): every process builds
+/// the matrix from the same graph and computes its GPUs' rows, which then go to rank 0
+/// over NCCL. Only the process of rank 0 gets the rows in `sink`; the others' sinks get
+/// none (not even `begin`). Every process gets the same negative cycle, if any.
+///
 /// # Errors
-/// As [`floyd_warshall`]; [`Error::Unsupported`] for `fw-naive` (one GPU only) and for a
-/// team that spans processes (the rows are not gathered across hosts yet);
+/// As [`floyd_warshall`]; [`Error::Unsupported`] for `fw-naive` (one GPU only);
 /// [`Error::Nccl`] when NCCL is missing or fails.
 pub fn floyd_warshall_team(
     spec: &TeamSpec,
@@ -122,14 +126,29 @@ pub fn floyd_warshall_team(
             "fw-naive runs on one GPU: use fw-blocked or fw-tuned on a team".into(),
         ));
     }
-    if !spec.is_whole() {
-        return Err(Error::Unsupported(
-            "Floyd-Warshall on a team spanning several processes is not implemented: its \
-             rows are not gathered across hosts yet; run it on the GPUs of one host"
-                .into(),
-        ));
+    if !spec.has_root() {
+        // This process's rows go to rank 0's process; the matrix here is not the result.
+        return run(Target::Team(spec), g, opts, variant, &mut NoRows, progress);
     }
     run(Target::Team(spec), g, opts, variant, sink, progress)
+}
+
+/// The sink of a process other than rank 0's in a team that spans processes: it takes
+/// nothing.
+struct NoRows;
+
+impl RowSink for NoRows {
+    fn begin(&mut self, _info: &super::RowsInfo) -> Result<()> {
+        Ok(())
+    }
+
+    fn rows(&mut self, _block: &super::RowBlock<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// One GPU or a team.
@@ -205,7 +224,10 @@ fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
             u.start * TUNED_TILE as usize..u.end * TUNED_TILE as usize
         })
         .collect();
-    let mut inputs = Vec::with_capacity(spec.world);
+    // Every rank's host rows (of cells and predecessors). This process's ranks get their
+    // own; in a team that spans processes rank 0 also gets those of the ranks of other
+    // processes, to receive them into.
+    let mut parts: Vec<Option<HostRows<'_, C>>> = Vec::with_capacity(spec.world);
     let (mut rest, mut prest) = (d, pred);
     for r in &rows {
         let (mine, tail) = rest.split_at_mut(r.len() * big);
@@ -218,18 +240,132 @@ fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
             }
             None => None,
         };
-        inputs.push((mine, pmine));
+        parts.push(Some((r.clone(), mine, pmine)));
     }
-    let results = crate::cuda::team::run(spec, inputs, |m, (dm, pm)| {
+    let local = spec.first_rank..spec.first_rank + spec.gpus.len();
+    let spans = !spec.is_whole();
+    let mut remote: Vec<(usize, HostRows<'_, C>)> = Vec::new();
+    if spans && spec.has_root() {
+        remote = (0..spec.world)
+            .filter(|p| !local.contains(p))
+            .filter_map(|p| parts[p].take().map(|h| (p, h)))
+            .collect();
+    }
+    let mut inputs = Vec::with_capacity(spec.gpus.len());
+    for rank in local.clone() {
+        let (_, dm, pm) = parts[rank].take().expect("each rank's rows, once");
+        let extra = if rank == 0 {
+            std::mem::take(&mut remote)
+        } else {
+            Vec::new()
+        };
+        inputs.push((dm, pm, extra));
+    }
+    let results = crate::cuda::team::run(spec, inputs, |m, (dm, mut pm, extra)| {
         let share = Share {
             member: m,
             rows: &rows,
         };
-        rounds(&m.gpu, variant, suffix, dm, thr, pm, (big, n), Some(share))
+        let (cycle, seconds) = rounds(
+            &m.gpu,
+            variant,
+            suffix,
+            dm,
+            thr,
+            pm.as_deref_mut(),
+            (big, n),
+            Some(share),
+        )?;
+        if !spans {
+            return Ok((cycle, seconds));
+        }
+        gather_rows(m, !local.contains(&0), big, (&*dm, pm.as_deref()), extra)?;
+        // Every process learns the least vertex on a negative cycle, and the slowest GPU.
+        let mut c = m.gpu.upload(&[cycle.map_or(u64::MAX, |v| v as u64)])?;
+        m.comm
+            .all_reduce_in_place(&mut c, &cudarc::nccl::ReduceOp::Min)
+            .map_err(nccl_err)?;
+        let mut t = m.gpu.upload(&[seconds])?;
+        m.comm
+            .all_reduce_in_place(&mut t, &cudarc::nccl::ReduceOp::Max)
+            .map_err(nccl_err)?;
+        let (mut cv, mut tv) = ([0u64], [0f64]);
+        m.gpu.download_into(&c, &mut cv)?;
+        m.gpu.download_into(&t, &mut tv)?;
+        Ok(((cv[0] != u64::MAX).then_some(cv[0] as usize), tv[0]))
     })?;
     let cycle = results.iter().filter_map(|r| r.0).min();
     let seconds = results.iter().map(|r| r.1).fold(0.0, f64::max);
     Ok((cycle, seconds))
+}
+
+/// A rank's rows of the host matrix: their range, cells and predecessors.
+type HostRows<'a, C> = (Range<usize>, &'a mut [C], Option<&'a mut [u32]>);
+
+/// Rows a gather moves at once: one tile row of fw-tuned (ranks' rows are whole tile rows).
+const GATHER_ROWS: usize = TUNED_TILE as usize;
+
+/// In a team that spans processes, brings every rank's rows to rank 0's host matrix: each
+/// rank of a process without rank 0 (`sends`) sends its rows (`mine`, cells and
+/// predecessors, `big` cells a row), GATHER_ROWS at a time through a device buffer; rank 0
+/// receives those of each rank in `remote` (rank, rows; in rank order) into their host
+/// rows.
+fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
+    m: &Member,
+    sends: bool,
+    big: usize,
+    mine: (&[C], Option<&[u32]>),
+    remote: Vec<(usize, HostRows<'_, C>)>,
+) -> Result<()> {
+    let gpu = &m.gpu;
+    let chunk = GATHER_ROWS * big;
+    let has_pred = mine.1.is_some();
+    let mut cells = gpu.zeros::<C>(chunk)?;
+    let mut preds = gpu.zeros::<u32>(if has_pred { chunk } else { 1 })?;
+    let stream = gpu.stream().clone();
+    if sends {
+        for (i, block) in mine.0.chunks(chunk).enumerate() {
+            stream
+                .memcpy_htod(block, &mut cells.slice_mut(..block.len()))
+                .map_err(gpu_err)?;
+            m.comm
+                .send(&cells.slice(..block.len()), 0)
+                .map_err(nccl_err)?;
+            if let Some(p) = mine.1 {
+                let pb = &p[i * chunk..(i * chunk + block.len())];
+                stream
+                    .memcpy_htod(pb, &mut preds.slice_mut(..pb.len()))
+                    .map_err(gpu_err)?;
+                m.comm.send(&preds.slice(..pb.len()), 0).map_err(nccl_err)?;
+            }
+        }
+        // The buffers may be freed only once the sends are done.
+        stream.synchronize().map_err(gpu_err)?;
+    }
+    if m.rank == 0 {
+        for (from, (_, d, mut p)) in remote {
+            let from = from as i32;
+            for (i, block) in d.chunks_mut(chunk).enumerate() {
+                m.comm
+                    .recv(&mut cells.slice_mut(..block.len()), from)
+                    .map_err(nccl_err)?;
+                stream
+                    .memcpy_dtoh(&cells.slice(..block.len()), block)
+                    .map_err(gpu_err)?;
+                if let Some(p) = p.as_deref_mut() {
+                    let pb = &mut p[i * chunk..(i * chunk + block.len())];
+                    m.comm
+                        .recv(&mut preds.slice_mut(..pb.len()), from)
+                        .map_err(nccl_err)?;
+                    stream
+                        .memcpy_dtoh(&preds.slice(..pb.len()), pb)
+                        .map_err(gpu_err)?;
+                }
+            }
+        }
+        stream.synchronize().map_err(gpu_err)?;
+    }
+    Ok(())
 }
 
 /// Device bytes [`floyd_warshall`] allocates for `g` with `opts` (any variant): the
