@@ -9,7 +9,7 @@
 mod common;
 
 use proptest::prelude::*;
-use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each};
+use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each, bfs_team_lists};
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
 use warpgraph::generate::{generate, GenerateOptions, Generator};
@@ -40,6 +40,13 @@ fn all_options() -> Vec<BfsOptions> {
 /// checking each tree against the CPU's depths and the verifier, and that every team size
 /// gives the same trees.
 fn check(g: &Graph, sources: &[u32]) {
+    check_lists(g, sources, &[]);
+}
+
+/// As `check`, also with short top-down levels (one all-gather of what each GPU found) up
+/// to each of `caps` frontier arcs instead of the default: 0 takes the long way (pairs to
+/// their owners) always; the trees must not change.
+fn check_lists(g: &Graph, sources: &[u32], caps: &[usize]) {
     let sizes = common::team_sizes();
     let expected: Vec<Vec<u32>> = sources
         .iter()
@@ -51,9 +58,17 @@ fn check(g: &Graph, sources: &[u32]) {
         .flat_map(|o| sources.iter().map(move |&s| (s, o)))
         .collect();
     let mut first: Option<Vec<BfsTree>> = None;
-    for &size in &sizes {
-        let runs = bfs_team_each(&TeamSpec::local(size), g, &searches)
-            .unwrap_or_else(|e| panic!("team of {size}: {e}"));
+    let ways = std::iter::once(None).chain(caps.iter().map(|&c| Some(c)));
+    let runs_of = sizes
+        .iter()
+        .flat_map(|&s| ways.clone().map(move |c| (s, c)));
+    for (size, cap) in runs_of {
+        let team = TeamSpec::local(size);
+        let runs = match cap {
+            None => bfs_team_each(&team, g, &searches),
+            Some(c) => bfs_team_lists(&team, g, &searches, c),
+        }
+        .unwrap_or_else(|e| panic!("team of {size}, lists up to {cap:?}: {e}"));
         assert_eq!(runs.trees.len(), searches.len());
         let trees: Vec<BfsTree> = runs.trees.into_iter().map(Option::unwrap).collect();
         for (i, tree) in trees.iter().enumerate() {
@@ -62,20 +77,25 @@ fn check(g: &Graph, sources: &[u32]) {
             let want = &expected[sources.iter().position(|&x| x == s).unwrap()];
             assert!(
                 tree.depth == *want,
-                "team of {size}, {opts:?}, source {s}: depths differ from the CPU's"
+                "team of {size}, lists up to {cap:?}, {opts:?}, source {s}: depths differ \
+                 from the CPU's"
             );
-            verify(g, tree).unwrap_or_else(|e| panic!("team of {size}, {opts:?}: {e}"));
+            verify(g, tree)
+                .unwrap_or_else(|e| panic!("team of {size}, lists up to {cap:?}, {opts:?}: {e}"));
             assert!(
                 tree.parent == least_parents(g, tree),
-                "team of {size}, {opts:?}, source {s}: a parent is not the least in-neighbour \
-                 one level up"
+                "team of {size}, lists up to {cap:?}, {opts:?}, source {s}: a parent is not \
+                 the least in-neighbour one level up"
             );
             let t = runs.times[i];
             assert!(t.seconds > 0.0 && t.kernel_seconds.unwrap() > 0.0, "{t:?}");
         }
         match &first {
             None => first = Some(trees),
-            Some(f) => assert!(*f == trees, "team of {size} gives other parents"),
+            Some(f) => assert!(
+                *f == trees,
+                "team of {size}, lists up to {cap:?}, gives other parents"
+            ),
         }
     }
 }
@@ -122,7 +142,7 @@ proptest! {
         }
         let g = common::graph(n, &edges, Weights::None, directed);
         let n = n as u32;
-        check(&g, &[pick % n, (pick / 7) % n, n - 1]);
+        check_lists(&g, &[pick % n, (pick / 7) % n, n - 1], &[0, 7]);
     }
 }
 
@@ -179,7 +199,7 @@ fn edge_cases() {
     let leaves = 70_000u32;
     let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let g = common::graph(u64::from(leaves) + 2, &star, Weights::None, false);
-    check(&g, &[0, 5, leaves + 1]);
+    check_lists(&g, &[0, 5, leaves + 1], &[0, 69_999]);
     check(&common::graph(1, &[], Weights::None, true), &[0]);
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
     check(&common::graph(5000, &path, Weights::None, true), &[0]);

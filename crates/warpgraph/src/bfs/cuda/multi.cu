@@ -9,6 +9,11 @@
 // makes the next `front` of every rank. `stats` gets the vertices and the out-arcs of the
 // next frontier (u64 each), summed over the ranks by an all-reduce.
 //
+// A short top-down level (its frontier has few out-arcs) goes another way: every rank
+// packs all it found, anywhere, into one list of (vertex, parent) pairs, an all-gather
+// gives every rank every list, and each builds the next frontier, visited set and counts
+// from them alike (`deg`: every vertex's out-degree); no bitmap crosses GPUs.
+//
 // Parents: a vertex's parent is its least in-neighbour one level up (rows are sorted, so
 // the first such in arc order), whichever rank finds it, so the tree does not depend on
 // the number of GPUs. Bottom-up, a vertex scans its in-arcs in order and stops at the
@@ -41,16 +46,21 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
 }
 
 // The counters a level adds to, zeroed for the next one: the frontier's counts, the
-// queue's and the big list's lengths, and the first word (the number of pairs) of each
-// of the `peers` outbox buffers.
-#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, const u64 *outbox, u32 peers
+// queue's and the big list's lengths, the first word (the number of pairs) of each of
+// the `peers` outbox buffers, and of this rank's list.
+#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, const u64 *outbox, u32 peers, u32 *list
+#define COUNTER_ARGS stats, qlen, blen, outbox, peers, list
 
-__device__ __forceinline__ void clear(COUNTERS) {
+// Zeroes the counters (the frontier's counts too if `with_stats`); one thread does.
+__device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        stats[0] = 0;
-        stats[1] = 0;
+        if (with_stats) {
+            stats[0] = 0;
+            stats[1] = 0;
+        }
         *qlen = 0;
         *blen = 0;
+        *list = 0;
         for (u32 q = 0; q < peers; q++) *(u32*)outbox[q] = 0;
     }
 }
@@ -60,7 +70,7 @@ __device__ __forceinline__ void clear(COUNTERS) {
 extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* depth,
                                       u32* parent, u32 nl_pad, u32 source, u32 lo,
                                       COUNTERS) {
-    clear(stats, qlen, blen, outbox, peers);
+    clear(COUNTER_ARGS, true);
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
         u32 x = i == source / 32 ? 1u << (source % 32) : 0;
@@ -166,6 +176,80 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
             }
         }
         q++;
+    }
+}
+
+// A short top-down level, after the expansion: every vertex this rank found (set in
+// `next`, any rank's) as a (vertex, candidate parent) pair into `list`, its number first
+// (zero before: `clear`), then at most `cap` pairs; the parent of this rank's own
+// vertices is already in `parent` (UNREACHED in the pair). `next` and `cand` are left
+// cleared, and the frontier's counts zeroed for mbfs_absorb.
+extern "C" __global__ void mbfs_list(u32* next, u32* cand, u32 words, u32 lo, u32 nl,
+                                     u32* list, u32 cap, u64* stats) {
+    u32 lane = threadIdx.x & 31;
+    u32 stride = gridDim.x * blockDim.x;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        stats[0] = 0;
+        stats[1] = 0;
+    }
+    u32* pairs = list + 1;
+    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < words; base += stride) {
+        u32 w = base + lane;
+        u32 bits = w < words ? next[w] : 0;
+        u32 at = warp_slots(__popc(bits), list);
+        if (bits) next[w] = 0;
+        while (bits) {
+            u32 t = w * 32 + __ffs(bits) - 1;
+            bits &= bits - 1;
+            u32 u = UNREACHED;
+            if (t - lo >= nl) {
+                u = cand[t];
+                cand[t] = UNREACHED;
+            }
+            // Never more pairs than the level's arcs (cap): checked all the same.
+            if (at < cap) {
+                pairs[2 * at] = t;
+                pairs[2 * at + 1] = u;
+            }
+            at++;
+        }
+    }
+}
+
+// Every rank's list (mbfs_list's, `world` of them `stride` words apart, at most `cap`
+// pairs each) into the next frontier, alike on every rank: `front` (zeroed before) and
+// `visited` get each vertex's bit; this rank's vertices their depth and least parent;
+// the counts every new vertex once (its out-degree from `deg`). The other counters are
+// cleared for the next level.
+extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 world, u32 cap,
+                                       u32 lo, u32 nl, u32* front, u32* visited, u32* depth,
+                                       u32* parent, u32 level, const u32* deg, COUNTERS) {
+    clear(COUNTER_ARGS, false);
+    u32 lane = threadIdx.x & 31;
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 q = 0; q < world; q++) {
+        const u32* l = lists + (u64)q * stride_words;
+        u32 count = min(l[0], cap);
+        const u32* pairs = l + 1;
+        for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < count;
+             base += stride) {
+            u32 i = base + lane;
+            u64 found = 0, arcs = 0;
+            if (i < count) {
+                u32 t = pairs[2 * i], u = pairs[2 * i + 1];
+                u32 bit = 1u << (t % 32);
+                bool mine = t - lo < nl;
+                if (mine && u != UNREACHED) atomicMin(parent + (t - lo), u);
+                if (!(atomicOr(front + t / 32, bit) & bit)) {
+                    atomicOr(visited + t / 32, bit);
+                    if (mine) depth[t - lo] = level + 1;
+                    found = 1;
+                    arcs = deg[t];
+                }
+            }
+            warp_add(found, stats);
+            warp_add(arcs, stats + 1);
+        }
     }
 }
 
@@ -288,7 +372,7 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
 // visited |= front, over every word; the counters cleared for the next level (the host
 // has queued its copy of the counts before).
 extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words, COUNTERS) {
-    clear(stats, qlen, blen, outbox, peers);
+    clear(COUNTER_ARGS, true);
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
         visited[i] |= front[i];

@@ -13,27 +13,30 @@
 //! - top-down: every GPU queues its own frontier vertices (a prefix sum per warp), expands
 //!   them a warp each (those of 2048 arcs or more by the whole grid, one after the other)
 //!   and, for each unvisited target, sets its bit and lowers its parent to the expanding
-//!   vertex by an atomic min, wherever the target lives. The targets found for each other
-//!   GPU go to it as (vertex, parent) pairs over NCCL send/receive; while no list can be
-//!   longer than 16,384 pairs (the frontier has no more out-arcs) in one exchange of
-//!   that fixed size, else their lengths first and then the lists. The owner ORs the
-//!   bits into its part of the next frontier and takes the least parent; or
+//!   vertex by an atomic min, wherever the target lives. While the frontier has at most
+//!   131,072 out-arcs (no GPU can find more vertices), every GPU packs all it found into
+//!   one list of (vertex, parent) pairs, an all-gather of that known size gives every GPU
+//!   every list, and each builds the next frontier and its counts from them alike (the
+//!   owner keeping the least parent): one collective for the level. Beyond, the targets
+//!   found for each other GPU go to it as (vertex, parent) pairs over NCCL send/receive,
+//!   their lengths first, and the owner ORs the bits into its part of the next frontier
+//!   and takes the least parent; or
 //! - bottom-up: every unvisited vertex of a GPU's range scans its in-arcs, in order, for
 //!   one in the frontier bitmap, which becomes its parent: a lane per vertex (four loads
 //!   in flight) over its first 32 in-arcs, then its warp 32 arcs a step over the rest;
 //!   each bitmap word of the next frontier comes from its warp's ballot (the paper's
 //!   compression), so nothing but the all-gather crosses GPUs.
 //!
-//! Then an all-gather of the parts makes the next frontier on every GPU, and an
-//! all-reduce sums its vertices and out-arcs for the direction switch, which every GPU
-//! takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
+//! Then (but after a short top-down level) an all-gather of the parts makes the next
+//! frontier on every GPU, and an all-reduce sums its vertices and out-arcs for the
+//! direction switch, which every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
 //! graph's counts. When the frontier is empty every GPU holds the depths and parents of
 //! its range: in one process each copies them straight into the host's tree (through
 //! page-locked memory); a team spread over processes sends them to rank 0 first.
 //!
-//! Each level costs a few kernels, two or three collectives and one wait of the host for
-//! the counts (two for a top-down level with long lists); the graph is uploaded once for
-//! any number of sources. `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
+//! Each level costs a few kernels, one collective (group) and one wait of the host for
+//! the counts (three and two for a top-down level with long lists); the graph is uploaded
+//! once for any number of sources. `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
 //! the step, of the exchange, and the host's.
 
 use std::time::Instant;
@@ -109,9 +112,10 @@ impl Partition {
 
 /// Device bytes rank `rank` of `world` needs to search `g`: its rows (twice for a
 /// directed graph), three whole bitmaps and its part of one, its queues, depths and
-/// parents, with other ranks the candidate parents of every vertex and a buffer of
-/// (vertex, parent) pairs to and from each other rank, and on rank 0 of a team spread
-/// over processes every vertex's depth and parent.
+/// parents, every vertex's out-degree, the short levels' lists (its own and every rank's),
+/// with other ranks the candidate parents of every vertex and a buffer of (vertex, parent)
+/// pairs to and from each other rank, and on rank 0 of a team spread over processes every
+/// vertex's depth and parent.
 pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     let p = Partition::new(g.num_vertices(), world);
     let r = p.range(rank);
@@ -135,7 +139,15 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     } else {
         0
     };
-    graph + 4 * (3 * words + p.seg as u64) + 4 * 4 * local + exchange + tree + 64
+    let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
+    graph
+        + 4 * (3 * words + p.seg as u64)
+        + 4 * 4 * local
+        + 4 * 32 * words
+        + lists
+        + exchange
+        + tree
+        + 64
 }
 
 /// Breadth-first searches of `g` from every one of `sources` on the team `spec` (this
@@ -165,6 +177,18 @@ pub fn bfs_team_each(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
+) -> Result<TeamRuns> {
+    bfs_team_lists(spec, g, searches, LIST_CAP)
+}
+
+/// As [`bfs_team_each`], with top-down levels short up to `list_cap` frontier arcs (at
+/// most [`LIST_CAP`]): for tests, to take both ways on small graphs.
+#[doc(hidden)]
+pub fn bfs_team_lists(
+    spec: &TeamSpec,
+    g: &Graph,
+    searches: &[(VertexId, BfsOptions)],
+    list_cap: usize,
 ) -> Result<TeamRuns> {
     let n = g.num_vertices();
     for (s, opts) in searches {
@@ -216,6 +240,7 @@ pub fn bfs_team_each(
     }
     let per_rank = team::run(spec, sinks, |m, mut sinks| {
         let mut state = RankState::new(m, g, part, gather)?;
+        state.list_cap = list_cap.min(LIST_CAP);
         let setup = start.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(searches.len());
         for (i, (s, opts)) in searches.iter().enumerate() {
@@ -276,6 +301,8 @@ struct Kernels {
     top_down: CudaFunction,
     pack: CudaFunction,
     apply: CudaFunction,
+    list: CudaFunction,
+    absorb: CudaFunction,
     merge: CudaFunction,
     bottom_up: CudaFunction,
     visit: CudaFunction,
@@ -303,6 +330,13 @@ struct RankState {
     outbox_at: CudaSlice<u64>,
     inbox: Vec<CudaSlice<u32>>,
     inbox_at: CudaSlice<u64>,
+    /// A short top-down level's pairs: this rank's (`list`, its number first) and every
+    /// rank's after the all-gather (`lists`); every vertex's out-degree (saturated).
+    list: CudaSlice<u32>,
+    lists: CudaSlice<u32>,
+    deg: CudaSlice<u32>,
+    /// Frontier arcs up to which a top-down level is short (at most [`LIST_CAP`]).
+    list_cap: usize,
     own: CudaSlice<u32>,
     queue: CudaSlice<u32>,
     qlen: CudaSlice<u32>,
@@ -359,6 +393,8 @@ impl RankState {
             top_down: f("mbfs_top_down")?,
             pack: f("mbfs_pack")?,
             apply: f("mbfs_apply")?,
+            list: f("mbfs_list")?,
+            absorb: f("mbfs_absorb")?,
             merge: f("mbfs_merge")?,
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
@@ -388,6 +424,17 @@ impl RankState {
             )
         };
         let cand = gpu.upload(&vec![u32::MAX; if peers > 0 { 32 * words } else { 1 }])?;
+        let deg: Vec<u32> = (0..32 * words)
+            .into_par_iter()
+            .map(|v| {
+                if v < part.n {
+                    u32::try_from(g.out().degree(v as VertexId)).unwrap_or(u32::MAX)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let list_words = 1 + 2 * LIST_CAP;
         Ok(RankState {
             part,
             rank: m.rank,
@@ -407,6 +454,9 @@ impl RankState {
             outbox,
             inbox_at: at(&inbox)?,
             inbox,
+            list: gpu.zeros(list_words)?,
+            lists: gpu.zeros(m.world * list_words)?,
+            deg: gpu.upload(&deg)?,
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
             qlen: gpu.zeros(1)?,
@@ -423,6 +473,7 @@ impl RankState {
                 Vec::new()
             },
             stage: None,
+            list_cap: LIST_CAP,
             stats_host: gpu.pinned(2)?,
             stats_copied: gpu
                 .stream()
@@ -472,7 +523,8 @@ impl RankState {
                 .arg(&mut self.qlen)
                 .arg(&mut self.blen)
                 .arg(&self.outbox_at)
-                .arg(&peers);
+                .arg(&peers)
+                .arg(&mut self.list);
             // SAFETY: matches mbfs_reset; front and visited hold `words` words, depth and
             // parent `local` entries; outbox_at holds the addresses of `peers` buffers.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -498,42 +550,47 @@ impl RankState {
             unexplored = unexplored.saturating_sub(mf);
             let lt = Instant::now();
             let e0 = mark(gpu, trace)?;
+            let short = !bottom_up && mf <= self.list_cap as u64;
             let e1 = if bottom_up {
                 self.bottom_up_step(gpu, level, lo_word, seg)?;
                 mark(gpu, trace)?
             } else {
-                self.top_down_step(m, level, lo_word, seg, mf, trace)?
+                self.top_down_step(m, level, lo_word, seg, short, trace)?
             };
-            // The next frontier and its counts on every rank (one group: one launch),
-            // then visited |= front.
-            {
-                let mut group = m.comm.group();
-                group
-                    .all_gather(self.own.as_view(), self.front.as_view_mut())
-                    .map_err(nccl_err)?;
-                group
-                    .all_reduce_in_place(self.stats.as_view_mut(), &ReduceOp::Sum)
-                    .map_err(nccl_err)?;
+            if short {
+                // Every rank's list to every rank, which builds the next frontier from
+                // them (and clears the counters but the counts).
+                self.absorb_lists(m, level, mf as usize)?;
+                self.copy_stats(&stream)?;
+            } else {
+                // The next frontier and its counts on every rank (one group: one
+                // launch), then visited |= front.
+                {
+                    let mut group = m.comm.group();
+                    group
+                        .all_gather(self.own.as_view(), self.front.as_view_mut())
+                        .map_err(nccl_err)?;
+                    group
+                        .all_reduce_in_place(self.stats.as_view_mut(), &ReduceOp::Sum)
+                        .map_err(nccl_err)?;
+                }
+                // The counts to the host, then (while it waits for them) the visit, which
+                // also clears the counters for the next level.
+                self.copy_stats(&stream)?;
+                let mut b = stream.launch_builder(&self.k.visit);
+                b.arg(&self.front)
+                    .arg(&mut self.visited)
+                    .arg(&words)
+                    .arg(&mut self.stats)
+                    .arg(&mut self.qlen)
+                    .arg(&mut self.blen)
+                    .arg(&self.outbox_at)
+                    .arg(&peers)
+                    .arg(&mut self.list);
+                // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, outbox_at
+                // the addresses of `peers` buffers.
+                unsafe { b.launch(cfg) }.map_err(gpu_err)?;
             }
-            // The counts to the host, then (while it waits for them) the visit, which also
-            // clears the counters for the next level.
-            stream
-                .memcpy_dtoh(&self.stats, &mut self.stats_host)
-                .map_err(gpu_err)?;
-            // (The context tracks no events: the copy's end is marked here.)
-            self.stats_copied.record(&stream).map_err(gpu_err)?;
-            let mut b = stream.launch_builder(&self.k.visit);
-            b.arg(&self.front)
-                .arg(&mut self.visited)
-                .arg(&words)
-                .arg(&mut self.stats)
-                .arg(&mut self.qlen)
-                .arg(&mut self.blen)
-                .arg(&self.outbox_at)
-                .arg(&peers);
-            // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, outbox_at the
-            // addresses of `peers` buffers.
-            unsafe { b.launch(cfg) }.map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
             self.stats_copied.synchronize().map_err(gpu_err)?;
             let counts = self.stats_host.as_slice().map_err(gpu_err)?;
@@ -616,15 +673,16 @@ impl RankState {
         Ok(())
     }
 
-    /// A top-down step over a frontier of `arcs` out-arcs (on all ranks); returns the
-    /// trace's event after the expansion.
+    /// A top-down step; returns the trace's event after the expansion. A `short` step ends with the expansion (then
+    /// [`RankState::absorb_lists`]); otherwise the pairs for other ranks go to them and
+    /// this rank's part of the next frontier is made in `own`, its counts in `stats`.
     fn top_down_step(
         &mut self,
         m: &Member,
         level: u32,
         lo_word: u32,
         seg: u32,
-        arcs: u64,
+        short: bool,
         trace: bool,
     ) -> Result<Option<CudaEvent>> {
         let stream = m.gpu.stream().clone();
@@ -660,8 +718,11 @@ impl RankState {
         // (with none, every target is this rank's and cand is not touched).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         let e1 = mark(&m.gpu, trace)?;
+        if short {
+            return Ok(e1);
+        }
         if peers > 0 {
-            self.exchange_pairs(m, seg, arcs)?;
+            self.exchange_pairs(m, seg)?;
         }
         let mut b = stream.launch_builder(&self.k.merge);
         b.arg(&mut self.next)
@@ -679,12 +740,78 @@ impl RankState {
         Ok(e1)
     }
 
-    /// After a top-down expansion of `arcs` arcs: the vertices found for each other rank
-    /// go to it as (vertex, parent) pairs, their number first, and those found here by the
-    /// others join this rank's `next` and parents. A rank sends at most `arcs` pairs to
-    /// each: up to [`SHORT_LIST`] the lists go in one exchange of that fixed size;
-    /// beyond, their numbers go first and the host waits for them to size the lists.
-    fn exchange_pairs(&mut self, m: &Member, seg: u32, arcs: u64) -> Result<()> {
+    /// After a short top-down expansion of `arcs` arcs at `level`: this rank packs what it
+    /// found into its list, an all-gather gives every rank every list, and each builds the
+    /// next frontier, the visited set and the counts from them, its own vertices' depths
+    /// and parents too.
+    fn absorb_lists(&mut self, m: &Member, level: u32, arcs: usize) -> Result<()> {
+        let stream = m.gpu.stream().clone();
+        let cfg = launch_config(self.blocks, THREADS);
+        let words = self.part.words() as u32;
+        // No list is longer than the level's arcs.
+        let cap = arcs.min(self.list_cap);
+        let len = 1 + 2 * cap;
+        let cap32 = cap as u32;
+        let mut b = stream.launch_builder(&self.k.list);
+        b.arg(&mut self.next)
+            .arg(&mut self.cand)
+            .arg(&words)
+            .arg(&self.lo)
+            .arg(&self.nl)
+            .arg(&mut self.list)
+            .arg(&cap32)
+            .arg(&mut self.stats);
+        // SAFETY: matches mbfs_list; next covers `words` words, cand every vertex where
+        // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        m.comm
+            .all_gather(
+                &self.list.slice(..len),
+                &mut self.lists.slice_mut(..m.world * len),
+            )
+            .map_err(nccl_err)?;
+        stream.memset_zeros(&mut self.front).map_err(gpu_err)?;
+        let (world, len32) = (m.world as u32, len as u32);
+        let peers = (m.world - 1) as u32;
+        let mut b = stream.launch_builder(&self.k.absorb);
+        b.arg(&self.lists)
+            .arg(&len32)
+            .arg(&world)
+            .arg(&cap32)
+            .arg(&self.lo)
+            .arg(&self.nl)
+            .arg(&mut self.front)
+            .arg(&mut self.visited)
+            .arg(&mut self.depth)
+            .arg(&mut self.parent)
+            .arg(&level)
+            .arg(&self.deg)
+            .arg(&mut self.stats)
+            .arg(&mut self.qlen)
+            .arg(&mut self.blen)
+            .arg(&self.outbox_at)
+            .arg(&peers)
+            .arg(&mut self.list);
+        // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
+        // at most `cap` pairs of vertices below n; deg covers every vertex.
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
+    /// Queues the copy of the counts to the host and marks its end.
+    fn copy_stats(&mut self, stream: &std::sync::Arc<cudarc::driver::CudaStream>) -> Result<()> {
+        stream
+            .memcpy_dtoh(&self.stats, &mut self.stats_host)
+            .map_err(gpu_err)?;
+        // (The context tracks no events: the copy's end is marked here.)
+        self.stats_copied.record(stream).map_err(gpu_err)
+    }
+
+    /// After a long top-down expansion: the vertices found for each other rank go to it as
+    /// (vertex, parent) pairs, their number first, and those found here by the others join
+    /// this rank's `next` and parents. The numbers go first, and the host waits for them
+    /// to size the lists.
+    fn exchange_pairs(&mut self, m: &Member, seg: u32) -> Result<()> {
         let gpu = &m.gpu;
         let stream = gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
@@ -704,19 +831,7 @@ impl RankState {
             .filter(|&p| p != m.rank)
             .map(|p| p as i32)
             .collect();
-        let room = (32 * seg as usize).min(SHORT_LIST);
-        if arcs as usize <= room {
-            // No list can be longer than `room`: one exchange of that size.
-            let mut group = m.comm.group();
-            for ((&p, o), i) in others.iter().zip(&self.outbox).zip(&mut self.inbox) {
-                group.send(o.slice(..1 + 2 * room), p).map_err(nccl_err)?;
-                group
-                    .recv(i.slice_mut(..1 + 2 * room), p)
-                    .map_err(nccl_err)?;
-            }
-        } else {
-            self.exchange_sized(m, &others)?;
-        }
+        self.exchange_sized(m, &others)?;
         let mut b = stream.launch_builder(&self.k.apply);
         let peers = others.len() as u32;
         b.arg(&self.inbox_at)
@@ -773,9 +888,10 @@ impl RankState {
     }
 }
 
-/// Pairs a rank may send each other rank in one exchange of fixed size, with no wait of
-/// the host for their number (128 KiB).
-const SHORT_LIST: usize = 16 * 1024;
+/// A top-down level whose frontier has at most this many out-arcs is short: each rank's
+/// list of what it found holds no more (one pair per arc at most), so every list goes to
+/// every rank in one all-gather of a size known beforehand (up to 1 MiB a rank).
+pub const LIST_CAP: usize = 128 * 1024;
 
 /// Copies the first `out.len()` entries of `buf` into `out` through the page-locked
 /// buffer `stage` (made or grown as needed), the host's part in parallel.
