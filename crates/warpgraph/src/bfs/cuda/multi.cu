@@ -46,10 +46,10 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
 }
 
 // The counters a level adds to, zeroed for the next one: the frontier's counts, the
-// queue's and the big list's lengths, the first word (the number of pairs) of each of
-// the `peers` outbox buffers, and of this rank's list.
-#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, const u64 *outbox, u32 peers, u32 *list
-#define COUNTER_ARGS stats, qlen, blen, outbox, peers, list
+// queue's and the big list's lengths, the number of pairs for each of the `world` ranks
+// (`sent`), and the first word (the number of pairs) of this rank's list.
+#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, u32 *sent, u32 world, u32 *list
+#define COUNTER_ARGS stats, qlen, blen, sent, world, list
 
 // Zeroes the counters (the frontier's counts too if `with_stats`); one thread does.
 __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
@@ -61,7 +61,7 @@ __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
         *qlen = 0;
         *blen = 0;
         *list = 0;
-        for (u32 q = 0; q < peers; q++) *(u32*)outbox[q] = 0;
+        for (u32 p = 0; p < world; p++) sent[p] = 0;
     }
 }
 
@@ -148,23 +148,22 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
     }
 }
 
-// After a top-down expansion, for each other rank p (peer index q, in rank order without
-// this one): the vertices of p's range set in `next` as (vertex, candidate parent) pairs
-// into the buffer at outbox[q], their number first (zero before: `clear`), then the
-// pairs; `next` and `cand` are left cleared there.
+// After a long top-down expansion, for each other rank p (peer index q, in rank order
+// without this one): the vertices of p's range set in `next` as (vertex, candidate
+// parent) pairs into the buffer at outbox[q], their number into sent[p] (zero before:
+// `clear`); `next` and `cand` are left cleared there.
 extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u32 rank,
-                                     const u64* outbox) {
+                                     const u64* outbox, u32* sent) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     for (u32 p = 0, q = 0; p < world; p++) {
         if (p == rank) continue;
-        u32* count = (u32*)outbox[q];
-        u32* pairs = count + 1;
+        u32* pairs = (u32*)outbox[q];
         for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg;
              base += stride) {
             u32 w = p * seg + base + lane;
             u32 bits = base + lane < seg ? next[w] : 0;
-            u32 at = warp_slots(__popc(bits), count);
+            u32 at = warp_slots(__popc(bits), sent + p);
             if (bits) next[w] = 0;
             while (bits) {
                 u32 t = w * 32 + __ffs(bits) - 1;
@@ -183,15 +182,11 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
 // `next`, any rank's) as a (vertex, candidate parent) pair into `list`, its number first
 // (zero before: `clear`), then at most `cap` pairs; the parent of this rank's own
 // vertices is already in `parent` (UNREACHED in the pair). `next` and `cand` are left
-// cleared, and the frontier's counts zeroed for mbfs_absorb.
+// cleared.
 extern "C" __global__ void mbfs_list(u32* next, u32* cand, u32 words, u32 lo, u32 nl,
-                                     u32* list, u32 cap, u64* stats) {
+                                     u32* list, u32 cap) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        stats[0] = 0;
-        stats[1] = 0;
-    }
     u32* pairs = list + 1;
     for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < words; base += stride) {
         u32 w = base + lane;
@@ -216,12 +211,12 @@ extern "C" __global__ void mbfs_list(u32* next, u32* cand, u32 words, u32 lo, u3
     }
 }
 
-// Every rank's list (mbfs_list's, `world` of them `stride` words apart, at most `cap`
+// Every rank's list (mbfs_list's, `world` of them `stride_words` apart, at most `cap`
 // pairs each) into the next frontier, alike on every rank: `front` (zeroed before) and
 // `visited` get each vertex's bit; this rank's vertices their depth and least parent;
 // the counts every new vertex once (its out-degree from `deg`). The other counters are
-// cleared for the next level.
-extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 world, u32 cap,
+// cleared for the next level (the counts, once the host's copy is queued, by a memset).
+extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 cap,
                                        u32 lo, u32 nl, u32* front, u32* visited, u32* depth,
                                        u32* parent, u32 level, const u32* deg, COUNTERS) {
     clear(COUNTER_ARGS, false);
@@ -253,19 +248,23 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 w
     }
 }
 
-// The pairs other ranks found for this one (`inbox`: the addresses of `peers` buffers as
-// mbfs_pack writes them): each vertex's bit into `next`, its parent lowered.
-extern "C" __global__ void mbfs_apply(const u64* inbox, u32 peers, u32 lo, u32* next,
-                                      u32* parent) {
+// The pairs other ranks found for this one (`inbox`: the addresses of the world - 1
+// buffers, in rank order without this one; `counts`: every rank's `sent`, all-gathered,
+// so rank p sent this one counts[p * world + rank] pairs): each vertex's bit into `next`,
+// its parent lowered.
+extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 world,
+                                      u32 rank, u32 lo, u32* next, u32* parent) {
     u32 stride = gridDim.x * blockDim.x;
-    for (u32 q = 0; q < peers; q++) {
-        const u32* count = (const u32*)inbox[q];
-        const u32* pairs = count + 1;
-        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < *count; i += stride) {
+    for (u32 p = 0, q = 0; p < world; p++) {
+        if (p == rank) continue;
+        u32 count = counts[p * world + rank];
+        const u32* pairs = (const u32*)inbox[q];
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
             u32 t = pairs[2 * i], u = pairs[2 * i + 1];
             atomicMin(parent + (t - lo), u);
             atomicOr(next + t / 32, 1u << (t % 32));
         }
+        q++;
     }
 }
 

@@ -130,7 +130,7 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     let local = 32 * p.seg as u64;
     let peers = world as u64 - 1;
     let exchange = if peers > 0 {
-        4 * 32 * words + 2 * peers * 4 * (1 + 2 * local)
+        4 * 32 * words + 2 * peers * 4 * 2 * local
     } else {
         0
     };
@@ -145,6 +145,7 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         + 4 * 4 * local
         + 4 * 32 * words
         + lists
+        + 4 * (world as u64 + 1) * world as u64
         + exchange
         + tree
         + 64
@@ -324,8 +325,8 @@ struct RankState {
     next: CudaSlice<u32>,
     /// Candidate parents of other ranks' vertices (every vertex; all ones when unused).
     cand: CudaSlice<u32>,
-    /// (vertex, parent) pairs for each other rank and from each, their number first, and
-    /// the buffers' device addresses for the kernels.
+    /// (vertex, parent) pairs for each other rank and from each, and the buffers' device
+    /// addresses for the kernels.
     outbox: Vec<CudaSlice<u32>>,
     outbox_at: CudaSlice<u64>,
     inbox: Vec<CudaSlice<u32>>,
@@ -351,11 +352,17 @@ struct RankState {
     all: Vec<(CudaSlice<u32>, CudaSlice<u32>)>,
     /// Page-locked host memory the tree passes through (made on first use).
     stage: Option<PinnedHostSlice<u32>>,
-    /// The frontier's counts (zeroed by mbfs_reset and mbfs_visit), and their copy on the
-    /// host.
-    stats_host: PinnedHostSlice<u64>,
-    stats_copied: CudaEvent,
+    /// The next frontier's vertices and out-arcs (zero when a level starts: mbfs_reset,
+    /// mbfs_visit or a memset clear them), and their copy on the host.
     stats: CudaSlice<u64>,
+    stats_host: PinnedHostSlice<u64>,
+    /// The end of the last copy to the host (the context tracks no events itself).
+    copied: CudaEvent,
+    /// How many pairs this rank packed for each rank in a long top-down level, and every
+    /// rank's (rank p's for rank r at p * world + r), on the GPU and the host.
+    sent: CudaSlice<u32>,
+    counts: CudaSlice<u32>,
+    counts_host: PinnedHostSlice<u32>,
     blocks: u32,
 }
 
@@ -412,7 +419,7 @@ impl RankState {
         // A peer's range holds at most `local` vertices: pairs never overflow.
         let boxes = || {
             (0..peers)
-                .map(|_| gpu.zeros::<u32>(1 + 2 * local))
+                .map(|_| gpu.zeros::<u32>(2 * local))
                 .collect::<Result<Vec<_>>>()
         };
         let (outbox, inbox) = (boxes()?, boxes()?);
@@ -475,7 +482,10 @@ impl RankState {
             stage: None,
             list_cap: LIST_CAP,
             stats_host: gpu.pinned(2)?,
-            stats_copied: gpu
+            sent: gpu.zeros(m.world)?,
+            counts: gpu.zeros(m.world * m.world)?,
+            counts_host: gpu.pinned(m.world * m.world)?,
+            copied: gpu
                 .stream()
                 .record_event(Some(
                     cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
@@ -504,7 +514,7 @@ impl RankState {
         let lo_word = (self.rank * self.part.seg) as u32;
         let local = 32 * seg;
         let gather = self.gather;
-        let peers = (m.world - 1) as u32;
+        let world = m.world as u32;
         let cfg = launch_config(self.blocks, THREADS);
         // Start together: the counts of a collective tell nothing, it only waits.
         m.agree(true)?;
@@ -522,11 +532,11 @@ impl RankState {
                 .arg(&mut self.stats)
                 .arg(&mut self.qlen)
                 .arg(&mut self.blen)
-                .arg(&self.outbox_at)
-                .arg(&peers)
+                .arg(&mut self.sent)
+                .arg(&world)
                 .arg(&mut self.list);
             // SAFETY: matches mbfs_reset; front and visited hold `words` words, depth and
-            // parent `local` entries; outbox_at holds the addresses of `peers` buffers.
+            // parent `local` entries, sent `world` counts.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
         let n = self.part.n as u64;
@@ -562,6 +572,7 @@ impl RankState {
                 // them (and clears the counters but the counts).
                 self.absorb_lists(m, level, mf as usize)?;
                 self.copy_stats(&stream)?;
+                stream.memset_zeros(&mut self.stats).map_err(gpu_err)?;
             } else {
                 // The next frontier and its counts on every rank (one group: one
                 // launch), then visited |= front.
@@ -584,15 +595,15 @@ impl RankState {
                     .arg(&mut self.stats)
                     .arg(&mut self.qlen)
                     .arg(&mut self.blen)
-                    .arg(&self.outbox_at)
-                    .arg(&peers)
+                    .arg(&mut self.sent)
+                    .arg(&world)
                     .arg(&mut self.list);
-                // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, outbox_at
-                // the addresses of `peers` buffers.
+                // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
+                // `world` counts.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
             }
             let e2 = mark(gpu, trace)?;
-            self.stats_copied.synchronize().map_err(gpu_err)?;
+            self.copied.synchronize().map_err(gpu_err)?;
             let counts = self.stats_host.as_slice().map_err(gpu_err)?;
             (nf, mf) = (counts[0], counts[1]);
             level += 1;
@@ -759,8 +770,7 @@ impl RankState {
             .arg(&self.lo)
             .arg(&self.nl)
             .arg(&mut self.list)
-            .arg(&cap32)
-            .arg(&mut self.stats);
+            .arg(&cap32);
         // SAFETY: matches mbfs_list; next covers `words` words, cand every vertex where
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -772,11 +782,9 @@ impl RankState {
             .map_err(nccl_err)?;
         stream.memset_zeros(&mut self.front).map_err(gpu_err)?;
         let (world, len32) = (m.world as u32, len as u32);
-        let peers = (m.world - 1) as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
             .arg(&len32)
-            .arg(&world)
             .arg(&cap32)
             .arg(&self.lo)
             .arg(&self.nl)
@@ -789,11 +797,12 @@ impl RankState {
             .arg(&mut self.stats)
             .arg(&mut self.qlen)
             .arg(&mut self.blen)
-            .arg(&self.outbox_at)
-            .arg(&peers)
+            .arg(&mut self.sent)
+            .arg(&world)
             .arg(&mut self.list);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
-        // at most `cap` pairs of vertices below n; deg covers every vertex.
+        // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
+        // counts.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
     }
@@ -804,86 +813,68 @@ impl RankState {
             .memcpy_dtoh(&self.stats, &mut self.stats_host)
             .map_err(gpu_err)?;
         // (The context tracks no events: the copy's end is marked here.)
-        self.stats_copied.record(stream).map_err(gpu_err)
+        self.copied.record(stream).map_err(gpu_err)
     }
 
     /// After a long top-down expansion: the vertices found for each other rank go to it as
-    /// (vertex, parent) pairs, their number first, and those found here by the others join
-    /// this rank's `next` and parents. The numbers go first, and the host waits for them
-    /// to size the lists.
+    /// (vertex, parent) pairs, and those found here by the others join this rank's `next`
+    /// and parents. The numbers of pairs go first (an all-gather of every rank's), and the
+    /// host waits for them to size the lists.
     fn exchange_pairs(&mut self, m: &Member, seg: u32) -> Result<()> {
         let gpu = &m.gpu;
         let stream = gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
-        let world = m.world as u32;
-        let rank = m.rank as u32;
+        let (world, rank) = (m.world as u32, m.rank as u32);
         let mut b = stream.launch_builder(&self.k.pack);
         b.arg(&mut self.next)
             .arg(&mut self.cand)
             .arg(&seg)
             .arg(&world)
             .arg(&rank)
-            .arg(&self.outbox_at);
-        // SAFETY: matches mbfs_pack; each outbox buffer holds 1 + 2 * 32 * seg entries,
-        // room for every vertex of a rank's range.
+            .arg(&self.outbox_at)
+            .arg(&mut self.sent);
+        // SAFETY: matches mbfs_pack; each outbox buffer holds 2 * 32 * seg entries, room
+        // for every vertex of a rank's range; sent holds `world` counts.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        let others: Vec<i32> = (0..m.world)
-            .filter(|&p| p != m.rank)
-            .map(|p| p as i32)
-            .collect();
-        self.exchange_sized(m, &others)?;
+        m.comm
+            .all_gather(&self.sent, &mut self.counts)
+            .map_err(nccl_err)?;
+        stream
+            .memcpy_dtoh(&self.counts, &mut self.counts_host)
+            .map_err(gpu_err)?;
+        self.copied.record(&stream).map_err(gpu_err)?;
+        self.copied.synchronize().map_err(gpu_err)?;
+        let counts = self.counts_host.as_slice().map_err(gpu_err)?;
+        {
+            let mut group = m.comm.group();
+            let others = (0..m.world).filter(|&p| p != m.rank);
+            for ((p, o), i) in others.zip(&self.outbox).zip(&mut self.inbox) {
+                // Both sides know each size, so an empty list is skipped on both.
+                let sent = counts[m.rank * m.world + p] as usize;
+                let got = counts[p * m.world + m.rank] as usize;
+                if sent > 0 {
+                    group
+                        .send(o.slice(..2 * sent), p as i32)
+                        .map_err(nccl_err)?;
+                }
+                if got > 0 {
+                    group
+                        .recv(i.slice_mut(..2 * got), p as i32)
+                        .map_err(nccl_err)?;
+                }
+            }
+        }
         let mut b = stream.launch_builder(&self.k.apply);
-        let peers = others.len() as u32;
         b.arg(&self.inbox_at)
-            .arg(&peers)
+            .arg(&self.counts)
+            .arg(&world)
+            .arg(&rank)
             .arg(&self.lo)
             .arg(&mut self.next)
             .arg(&mut self.parent);
-        // SAFETY: matches mbfs_apply; each inbox buffer holds its count and that many
-        // pairs of this rank's vertices.
+        // SAFETY: matches mbfs_apply; each inbox buffer holds the pairs of this rank's
+        // vertices its sender counted in `counts`.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        Ok(())
-    }
-
-    /// The pair lists exchanged in two steps: their numbers, then (once the host has
-    /// them) the lists, each at its size.
-    fn exchange_sized(&mut self, m: &Member, others: &[i32]) -> Result<()> {
-        let stream = m.gpu.stream().clone();
-        {
-            let mut group = m.comm.group();
-            for ((&p, o), i) in others.iter().zip(&self.outbox).zip(&mut self.inbox) {
-                group.send(o.slice(..1), p).map_err(nccl_err)?;
-                group.recv(i.slice_mut(..1), p).map_err(nccl_err)?;
-            }
-        }
-        let mut sent = vec![0u32; others.len()];
-        let mut got = vec![0u32; others.len()];
-        for (q, (o, i)) in self.outbox.iter().zip(&self.inbox).enumerate() {
-            stream
-                .memcpy_dtoh(&o.slice(..1), &mut sent[q..=q])
-                .map_err(gpu_err)?;
-            stream
-                .memcpy_dtoh(&i.slice(..1), &mut got[q..=q])
-                .map_err(gpu_err)?;
-        }
-        stream.synchronize().map_err(gpu_err)?;
-        let mut group = m.comm.group();
-        for (q, ((&p, o), i)) in others
-            .iter()
-            .zip(&self.outbox)
-            .zip(&mut self.inbox)
-            .enumerate()
-        {
-            // Both sides know each size, so an empty list is skipped on both.
-            if sent[q] > 0 {
-                let len = 1 + 2 * sent[q] as usize;
-                group.send(o.slice(1..len), p).map_err(nccl_err)?;
-            }
-            if got[q] > 0 {
-                let len = 1 + 2 * got[q] as usize;
-                group.recv(i.slice_mut(1..len), p).map_err(nccl_err)?;
-            }
-        }
         Ok(())
     }
 }
