@@ -325,18 +325,9 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     let stream = gpu.stream().clone();
     if sends {
         for (i, block) in mine.0.chunks(chunk).enumerate() {
-            stream
-                .memcpy_htod(block, &mut cells.slice_mut(..block.len()))
-                .map_err(gpu_err)?;
-            m.comm
-                .send(&cells.slice(..block.len()), 0)
-                .map_err(nccl_err)?;
+            send_block(m, block, &mut cells)?;
             if let Some(p) = mine.1 {
-                let pb = &p[i * chunk..(i * chunk + block.len())];
-                stream
-                    .memcpy_htod(pb, &mut preds.slice_mut(..pb.len()))
-                    .map_err(gpu_err)?;
-                m.comm.send(&preds.slice(..pb.len()), 0).map_err(nccl_err)?;
+                send_block(m, &p[i * chunk..(i * chunk + block.len())], &mut preds)?;
             }
         }
         // The buffers may be freed only once the sends are done.
@@ -346,25 +337,47 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
         for (from, (_, d, mut p)) in remote {
             let from = from as i32;
             for (i, block) in d.chunks_mut(chunk).enumerate() {
-                m.comm
-                    .recv(&mut cells.slice_mut(..block.len()), from)
-                    .map_err(nccl_err)?;
-                stream
-                    .memcpy_dtoh(&cells.slice(..block.len()), block)
-                    .map_err(gpu_err)?;
+                let len = block.len();
+                recv_block(m, from, &mut cells, block)?;
                 if let Some(p) = p.as_deref_mut() {
-                    let pb = &mut p[i * chunk..(i * chunk + block.len())];
-                    m.comm
-                        .recv(&mut preds.slice_mut(..pb.len()), from)
-                        .map_err(nccl_err)?;
-                    stream
-                        .memcpy_dtoh(&preds.slice(..pb.len()), pb)
-                        .map_err(gpu_err)?;
+                    recv_block(m, from, &mut preds, &mut p[i * chunk..(i * chunk + len)])?;
                 }
             }
         }
         stream.synchronize().map_err(gpu_err)?;
     }
+    Ok(())
+}
+
+/// Sends `host` to rank 0 through the front of the device buffer `buf`.
+fn send_block<T: DeviceRepr + NcclType>(
+    m: &Member,
+    host: &[T],
+    buf: &mut CudaSlice<T>,
+) -> Result<()> {
+    let stream = m.gpu.stream();
+    stream
+        .memcpy_htod(host, &mut buf.slice_mut(..host.len()))
+        .map_err(gpu_err)?;
+    m.comm.send(&buf.slice(..host.len()), 0).map_err(nccl_err)?;
+    Ok(())
+}
+
+/// Receives `host.len()` values from rank `from` into `host`, through the front of the
+/// device buffer `buf`.
+fn recv_block<T: DeviceRepr + NcclType>(
+    m: &Member,
+    from: i32,
+    buf: &mut CudaSlice<T>,
+    host: &mut [T],
+) -> Result<()> {
+    m.comm
+        .recv(&mut buf.slice_mut(..host.len()), from)
+        .map_err(nccl_err)?;
+    m.gpu
+        .stream()
+        .memcpy_dtoh(&buf.slice(..host.len()), host)
+        .map_err(gpu_err)?;
     Ok(())
 }
 

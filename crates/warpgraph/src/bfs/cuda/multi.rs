@@ -42,7 +42,7 @@
 use std::time::Instant;
 
 use cudarc::driver::{
-    CudaEvent, CudaFunction, CudaSlice, DevicePtr, PinnedHostSlice, PushKernelArg,
+    CudaEvent, CudaFunction, CudaSlice, DevicePtr, LaunchArgs, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nccl::ReduceOp;
 use rayon::prelude::*;
@@ -331,19 +331,16 @@ struct RankState {
     outbox_at: CudaSlice<u64>,
     inbox: Vec<CudaSlice<u32>>,
     inbox_at: CudaSlice<u64>,
-    /// A short top-down level's pairs: this rank's (`list`, its number first) and every
-    /// rank's after the all-gather (`lists`); every vertex's out-degree (saturated).
-    list: CudaSlice<u32>,
+    /// A short top-down level's pairs, every rank's after the all-gather (this rank's are
+    /// `counters.list`); every vertex's out-degree (saturated).
     lists: CudaSlice<u32>,
     deg: CudaSlice<u32>,
     /// Frontier arcs up to which a top-down level is short (at most [`LIST_CAP`]).
     list_cap: usize,
     own: CudaSlice<u32>,
     queue: CudaSlice<u32>,
-    qlen: CudaSlice<u32>,
-    /// The frontier's vertices of many arcs (expanded by the whole grid), and their number.
+    /// The frontier's vertices of many arcs (expanded by the whole grid).
     big: CudaSlice<u32>,
-    blen: CudaSlice<u32>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
@@ -352,18 +349,53 @@ struct RankState {
     all: Vec<(CudaSlice<u32>, CudaSlice<u32>)>,
     /// Page-locked host memory the tree passes through (made on first use).
     stage: Option<PinnedHostSlice<u32>>,
-    /// The next frontier's vertices and out-arcs (zero when a level starts: mbfs_reset,
-    /// mbfs_visit or a memset clear them), and their copy on the host.
-    stats: CudaSlice<u64>,
+    counters: Counters,
+    /// The copy of `counters.stats` on the host.
     stats_host: PinnedHostSlice<u64>,
     /// The end of the last copy to the host (the context tracks no events itself).
     copied: CudaEvent,
-    /// How many pairs this rank packed for each rank in a long top-down level, and every
-    /// rank's (rank p's for rank r at p * world + r), on the GPU and the host.
-    sent: CudaSlice<u32>,
+    /// Every rank's `counters.sent` (rank p's for rank r at p * world + r), on the GPU and
+    /// the host.
     counts: CudaSlice<u32>,
     counts_host: PinnedHostSlice<u32>,
     blocks: u32,
+}
+
+/// The counters a level adds to (the kernels' COUNTERS), zero when a level starts
+/// (mbfs_reset, mbfs_visit and mbfs_absorb clear them, a memset the counts after
+/// mbfs_absorb).
+struct Counters {
+    /// The next frontier's vertices and out-arcs.
+    stats: CudaSlice<u64>,
+    /// The lengths of the queue and of the list of big vertices.
+    qlen: CudaSlice<u32>,
+    blen: CudaSlice<u32>,
+    /// How many pairs this rank packed for each rank in a long top-down level.
+    sent: CudaSlice<u32>,
+    /// A short top-down level's pairs from this rank, their number first.
+    list: CudaSlice<u32>,
+    /// The team's size (the length of `sent`).
+    world: u32,
+}
+
+impl Counters {
+    /// Adds them to a launch, in the order of COUNTERS.
+    fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        let Counters {
+            stats,
+            qlen,
+            blen,
+            sent,
+            list,
+            world,
+        } = self;
+        b.arg(stats)
+            .arg(qlen)
+            .arg(blen)
+            .arg(sent)
+            .arg(&*world)
+            .arg(list);
+    }
 }
 
 impl RankState {
@@ -461,14 +493,11 @@ impl RankState {
             outbox,
             inbox_at: at(&inbox)?,
             inbox,
-            list: gpu.zeros(list_words)?,
             lists: gpu.zeros(m.world * list_words)?,
             deg: gpu.upload(&deg)?,
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
-            qlen: gpu.zeros(1)?,
             big: gpu.zeros(local)?,
-            blen: gpu.zeros(1)?,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
             gather,
@@ -482,7 +511,14 @@ impl RankState {
             stage: None,
             list_cap: LIST_CAP,
             stats_host: gpu.pinned(2)?,
-            sent: gpu.zeros(m.world)?,
+            counters: Counters {
+                stats: gpu.zeros(2)?,
+                qlen: gpu.zeros(1)?,
+                blen: gpu.zeros(1)?,
+                sent: gpu.zeros(m.world)?,
+                list: gpu.zeros(list_words)?,
+                world: m.world as u32,
+            },
             counts: gpu.zeros(m.world * m.world)?,
             counts_host: gpu.pinned(m.world * m.world)?,
             copied: gpu
@@ -491,7 +527,6 @@ impl RankState {
                     cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
                 ))
                 .map_err(gpu_err)?,
-            stats: gpu.zeros(2)?,
             blocks: gpu.info().multiprocessors * 8,
             k,
         })
@@ -514,7 +549,6 @@ impl RankState {
         let lo_word = (self.rank * self.part.seg) as u32;
         let local = 32 * seg;
         let gather = self.gather;
-        let world = m.world as u32;
         let cfg = launch_config(self.blocks, THREADS);
         // Start together: the counts of a collective tell nothing, it only waits.
         m.agree(true)?;
@@ -528,13 +562,8 @@ impl RankState {
                 .arg(&mut self.parent)
                 .arg(&local)
                 .arg(&source)
-                .arg(&self.lo)
-                .arg(&mut self.stats)
-                .arg(&mut self.qlen)
-                .arg(&mut self.blen)
-                .arg(&mut self.sent)
-                .arg(&world)
-                .arg(&mut self.list);
+                .arg(&self.lo);
+            self.counters.push(&mut b);
             // SAFETY: matches mbfs_reset; front and visited hold `words` words, depth and
             // parent `local` entries, sent `world` counts.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -572,7 +601,9 @@ impl RankState {
                 // them (and clears the counters but the counts).
                 self.absorb_lists(m, level, mf as usize)?;
                 self.copy_stats(&stream)?;
-                stream.memset_zeros(&mut self.stats).map_err(gpu_err)?;
+                stream
+                    .memset_zeros(&mut self.counters.stats)
+                    .map_err(gpu_err)?;
             } else {
                 // The next frontier and its counts on every rank (one group: one
                 // launch), then visited |= front.
@@ -582,22 +613,15 @@ impl RankState {
                         .all_gather(self.own.as_view(), self.front.as_view_mut())
                         .map_err(nccl_err)?;
                     group
-                        .all_reduce_in_place(self.stats.as_view_mut(), &ReduceOp::Sum)
+                        .all_reduce_in_place(self.counters.stats.as_view_mut(), &ReduceOp::Sum)
                         .map_err(nccl_err)?;
                 }
                 // The counts to the host, then (while it waits for them) the visit, which
                 // also clears the counters for the next level.
                 self.copy_stats(&stream)?;
                 let mut b = stream.launch_builder(&self.k.visit);
-                b.arg(&self.front)
-                    .arg(&mut self.visited)
-                    .arg(&words)
-                    .arg(&mut self.stats)
-                    .arg(&mut self.qlen)
-                    .arg(&mut self.blen)
-                    .arg(&mut self.sent)
-                    .arg(&world)
-                    .arg(&mut self.list);
+                b.arg(&self.front).arg(&mut self.visited).arg(&words);
+                self.counters.push(&mut b);
                 // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
                 // `world` counts.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -677,7 +701,7 @@ impl RankState {
             .arg(&mut self.parent)
             .arg(&level)
             .arg(&self.out.0)
-            .arg(&mut self.stats);
+            .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
         // entries, the bitmaps every word; targets are vertices below n.
         unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
@@ -705,9 +729,9 @@ impl RankState {
             .arg(&seg)
             .arg(&self.out.0)
             .arg(&mut self.queue)
-            .arg(&mut self.qlen)
+            .arg(&mut self.counters.qlen)
             .arg(&mut self.big)
-            .arg(&mut self.blen);
+            .arg(&mut self.counters.blen);
         // SAFETY: matches mbfs_queue; the queue and big hold 32 * seg entries, enough for
         // every vertex of the range.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -715,9 +739,9 @@ impl RankState {
         b.arg(&self.out.0)
             .arg(&self.out.1)
             .arg(&self.queue)
-            .arg(&self.qlen)
+            .arg(&self.counters.qlen)
             .arg(&self.big)
-            .arg(&self.blen)
+            .arg(&self.counters.blen)
             .arg(&self.lo)
             .arg(&self.nl)
             .arg(&self.visited)
@@ -745,7 +769,7 @@ impl RankState {
             .arg(&mut self.depth)
             .arg(&level)
             .arg(&self.out.0)
-            .arg(&mut self.stats);
+            .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(e1)
@@ -769,19 +793,19 @@ impl RankState {
             .arg(&words)
             .arg(&self.lo)
             .arg(&self.nl)
-            .arg(&mut self.list)
+            .arg(&mut self.counters.list)
             .arg(&cap32);
         // SAFETY: matches mbfs_list; next covers `words` words, cand every vertex where
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         m.comm
             .all_gather(
-                &self.list.slice(..len),
+                &self.counters.list.slice(..len),
                 &mut self.lists.slice_mut(..m.world * len),
             )
             .map_err(nccl_err)?;
         stream.memset_zeros(&mut self.front).map_err(gpu_err)?;
-        let (world, len32) = (m.world as u32, len as u32);
+        let len32 = len as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
             .arg(&len32)
@@ -793,13 +817,8 @@ impl RankState {
             .arg(&mut self.depth)
             .arg(&mut self.parent)
             .arg(&level)
-            .arg(&self.deg)
-            .arg(&mut self.stats)
-            .arg(&mut self.qlen)
-            .arg(&mut self.blen)
-            .arg(&mut self.sent)
-            .arg(&world)
-            .arg(&mut self.list);
+            .arg(&self.deg);
+        self.counters.push(&mut b);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
         // counts.
@@ -810,7 +829,7 @@ impl RankState {
     /// Queues the copy of the counts to the host and marks its end.
     fn copy_stats(&mut self, stream: &std::sync::Arc<cudarc::driver::CudaStream>) -> Result<()> {
         stream
-            .memcpy_dtoh(&self.stats, &mut self.stats_host)
+            .memcpy_dtoh(&self.counters.stats, &mut self.stats_host)
             .map_err(gpu_err)?;
         // (The context tracks no events: the copy's end is marked here.)
         self.copied.record(stream).map_err(gpu_err)
@@ -832,12 +851,12 @@ impl RankState {
             .arg(&world)
             .arg(&rank)
             .arg(&self.outbox_at)
-            .arg(&mut self.sent);
+            .arg(&mut self.counters.sent);
         // SAFETY: matches mbfs_pack; each outbox buffer holds 2 * 32 * seg entries, room
         // for every vertex of a rank's range; sent holds `world` counts.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         m.comm
-            .all_gather(&self.sent, &mut self.counts)
+            .all_gather(&self.counters.sent, &mut self.counts)
             .map_err(nccl_err)?;
         stream
             .memcpy_dtoh(&self.counts, &mut self.counts_host)
