@@ -727,3 +727,66 @@ fn apsp_writes_predecessors_to_tsv() {
         }
     }
 }
+
+/// `generate --potentials` makes negative arcs but no negative cycle: Bellman-Ford
+/// verifies, Dijkstra refuses, and it asks for integer weights on a directed graph.
+#[test]
+fn generate_with_potentials_makes_negative_arcs_without_negative_cycles() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let gen = [
+        "generate",
+        "urand",
+        "--scale",
+        "10",
+        "--degree",
+        "8",
+        "--weights",
+        "int:1:255",
+    ];
+    ok(
+        &[&gen[..], &["--potentials", "128", "-o", "p.wg"]].concat(),
+        dir,
+    );
+    let info = json(&ok(&["info", "p.wg", "--json"], dir));
+    assert!(info["weight_min"].as_i64().unwrap() < 0, "{info}");
+    assert!(info["weight_min"].as_i64().unwrap() >= 1 - 127, "{info}");
+    let run = warpgraph(
+        &[
+            "sssp",
+            "p.wg",
+            "--algo",
+            "bellman-ford-queue",
+            "--verify",
+            "--source",
+            "3",
+        ],
+        dir,
+    );
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success() && said.contains("verification: PASS"),
+        "{said}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    fails(
+        &["sssp", "p.wg", "--algo", "dijkstra", "--source", "3"],
+        dir,
+    );
+    fails(
+        &[
+            &gen[..2],
+            &["--scale", "8", "--potentials", "9", "-o", "x.wg"],
+        ]
+        .concat(),
+        dir,
+    );
+    fails(
+        &[
+            &gen[..],
+            &["--undirected", "--potentials", "9", "-o", "x.wg"],
+        ]
+        .concat(),
+        dir,
+    );
+}

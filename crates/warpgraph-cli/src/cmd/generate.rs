@@ -48,6 +48,12 @@ struct Common {
     /// Store each edge in both directions.
     #[arg(long, global = true)]
     undirected: bool,
+    /// Shift every weight w(u, v) by p(u) - p(v), with random potentials p in 0..MAX
+    /// (integer weights, directed graphs): some arcs turn negative, yet every cycle keeps
+    /// its weight, so no negative cycle appears (Johnson's reweighting run backwards). For
+    /// Bellman-Ford and Johnson on negative weights.
+    #[arg(long, global = true, value_name = "MAX", conflicts_with = "undirected")]
+    potentials: Option<u32>,
     /// Self loops produced by the generator (GAPBS drops them).
     #[arg(long, global = true, default_value = "drop", value_name = "POLICY",
           value_parser = choice::<SelfLoops>(SelfLoops::ALL.iter().map(|p| p.name())))]
@@ -245,7 +251,11 @@ pub fn run(args: GenerateArgs, quiet: bool) -> Result<()> {
         duplicates: c.duplicates,
     };
     let gen = args.kind.generator()?;
-    let (g, secs) = make(&gen, &opts, quiet)?;
+    let (mut g, secs) = make(&gen, &opts, quiet)?;
+    if let Some(max) = c.potentials {
+        let p = potentials(g.num_vertices(), max, c.seed ^ 0x9e37_79b9_7f4a_7c15);
+        g = with_potentials(g, &p).context("--potentials")?;
+    }
     eprintln!(
         "generated {} vertices, {} {} in {secs:.2} s",
         commas(g.num_vertices() as u64),
@@ -257,4 +267,43 @@ pub fn run(args: GenerateArgs, quiet: bool) -> Result<()> {
         },
     );
     crate::cmd::convert::save(&g, output, c.to, quiet)
+}
+
+/// Random potentials in 0..max for `n` vertices, from `seed`.
+pub fn potentials(n: usize, max: u32, seed: u64) -> Vec<i32> {
+    let mut rng = warpgraph::generate::rng::Rng::new(seed);
+    (0..n)
+        .map(|_| rng.below(u64::from(max.max(1))) as i32)
+        .collect()
+}
+
+/// `g` (`i32` weights) with every weight `w(u, v)` replaced by `w(u, v) + p(u) - p(v)`:
+/// arcs become negative, but every cycle keeps its weight, so no negative cycle appears
+/// and the shortest paths stay the same paths, `p(u) - p(v)` longer (Johnson's
+/// reweighting run backwards).
+pub fn with_potentials(g: Graph, p: &[i32]) -> Result<Graph> {
+    use warpgraph::Weights;
+    let (directed, out, ids) = g.into_parts();
+    let Weights::I32(w) = out.weights() else {
+        bail!("potentials need int weights (--weights int:LO:HI)");
+    };
+    if p.len() != out.num_vertices() {
+        bail!("{} potentials for {} vertices", p.len(), out.num_vertices());
+    }
+    let mut shifted = Vec::with_capacity(w.len());
+    for u in 0..out.num_vertices() {
+        for a in out.row(u as u32) {
+            let t = out.targets()[a] as usize;
+            let Some(x) = w[a].checked_add(p[u]).and_then(|x| x.checked_sub(p[t])) else {
+                bail!("the weight {} of arc {u} -> {t} shifted by the potentials does not fit 32 bits", w[a]);
+            };
+            shifted.push(x);
+        }
+    }
+    let csr = warpgraph::Csr::from_raw(
+        out.offsets().to_vec().into(),
+        out.targets().to_vec().into(),
+        Weights::I32(shifted.into()),
+    );
+    Ok(Graph::from_parts(directed, csr, ids)?)
 }

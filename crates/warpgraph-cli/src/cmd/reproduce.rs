@@ -45,6 +45,7 @@ use warpgraph::{mst, Graph};
 
 use crate::cmd::bench::{apsp_trials, bfs_trials, mst_trials, sssp_trials};
 use crate::cmd::common::resolve_device;
+use crate::cmd::generate::{potentials, with_potentials};
 use crate::plot::{Bars, Chart, Figure, Line};
 
 /// The seed papers `reproduce` knows, in the order `all` runs them.
@@ -789,7 +790,7 @@ impl Run<'_> {
                 },
                 &weighted(false),
             )?;
-            let g = with_potentials(g, &potentials(n, self.args.root_seed))?;
+            let g = with_potentials(g, &potentials(n, 128, self.args.root_seed))?;
             let name = format!("urand n={n}");
             let algo = apsp::Algorithm::Johnson;
             self.apsp_row("002-johnson", &name, &g, algo, &methods, trials)?;
@@ -1050,36 +1051,6 @@ fn rmat(scale: u32, edge_factor: u32) -> Generator {
     }
 }
 
-/// Random potentials in 0..128 for `n` vertices, from `seed`.
-fn potentials(n: usize, seed: u64) -> Vec<i32> {
-    let mut rng = warpgraph::generate::rng::Rng::new(seed);
-    (0..n).map(|_| rng.below(128) as i32).collect()
-}
-
-/// `g` (`i32` weights) with every weight `w(u, v)` replaced by `w(u, v) + p(u) - p(v)`:
-/// arcs become negative, but every cycle keeps its weight, so no negative cycle appears
-/// and the shortest paths stay the same paths, `p(u) - p(v)` longer (Johnson's
-/// reweighting run backwards).
-fn with_potentials(g: Graph, p: &[i32]) -> Result<Graph> {
-    use warpgraph::Weights;
-    let (directed, out, ids) = g.into_parts();
-    let Weights::I32(w) = out.weights() else {
-        bail!("with_potentials needs i32 weights");
-    };
-    let mut shifted = Vec::with_capacity(w.len());
-    for u in 0..out.num_vertices() {
-        for a in out.row(u as u32) {
-            shifted.push(w[a] + p[u] - p[out.targets()[a] as usize]);
-        }
-    }
-    let csr = warpgraph::Csr::from_raw(
-        out.offsets().to_vec().into(),
-        out.targets().to_vec().into(),
-        Weights::I32(shifted.into()),
-    );
-    Ok(Graph::from_parts(directed, csr, ids)?)
-}
-
 /// An undirected grid of exactly `n` vertices (rows the largest divisor up to sqrt(n)),
 /// weights 1..255.
 fn grid_of(n: usize) -> Result<Graph> {
@@ -1112,7 +1083,7 @@ mod tests {
         )
         .unwrap();
         let before = apsp::apsp_matrix(&g, apsp::Algorithm::Johnson, &Default::default()).unwrap();
-        let p = potentials(n, 5);
+        let p = potentials(n, 128, 5);
         let h = with_potentials(g, &p).unwrap();
         let warpgraph::Weights::I32(w) = h.out().weights() else {
             panic!("i32 weights")
