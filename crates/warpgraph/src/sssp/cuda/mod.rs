@@ -27,9 +27,14 @@
 //!   to that block's inbox (a ring it takes in at its next local pass), a global count of
 //!   listed and sent vertices telling every block when the bucket is done. On a grid a
 //!   wave crosses into another block's strip without waiting for a grid barrier.
-//! - `bellman-ford-queue` (and `auto` with negative weights): the same kernel with one
-//!   bucket of infinite width: a work-list of the vertices changed by the last pass,
-//!   without duplicates. A list still non-empty after n passes proves a negative cycle.
+//! - `bellman-ford-queue` (and `auto` with negative weights, and Johnson's potentials): the
+//!   same kernel with one bucket of infinite width: a work-list of the vertices changed by
+//!   the last pass, without duplicates, ordered in the spirit of SLF/LLL (our design):
+//!   for its first min(n, 2^16) passes each pass first finds the list's mean and least
+//!   distance, expands only the vertices at most max(mean, least) and carries the others
+//!   to the next list unexpanded (small labels first, large ones last). A list always
+//!   holds every vertex lowered and not expanded since, so a list still non-empty n
+//!   passes after the last ordered one proves a negative cycle.
 //! - `bellman-ford`: rounds over all vertices; those changed in the previous round relax
 //!   their arcs; a round that changes nothing ends it, and n rounds that all change
 //!   something prove a negative cycle.
@@ -48,7 +53,8 @@
 //! by list length, owner-local's clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X`
 //! replaces the automatic width's factor ([`AUTO_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1`
 //! turns `auto`'s owner-local design off or on whatever the graph
-//! ([`GpuSssp::set_owner_local`] in code).
+//! ([`GpuSssp::set_owner_local`] in code). `WARPGRAPH_SSSP_LLL=0` turns off the work-list's
+//! order (below).
 //!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
 //! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
@@ -428,7 +434,7 @@ impl GpuSssp {
             big: gpu.zeros(n)?,
             parent: gpu.zeros(n)?,
             barrier: gpu.zeros(BARRIER_WORDS)?,
-            gmin: gpu.zeros(2)?,
+            gmin: gpu.zeros(4)?,
             flags: gpu.zeros(3)?,
             passes: gpu.zeros(3)?,
             blocks: per_sm * gpu.info().multiprocessors,
@@ -741,7 +747,7 @@ impl GpuSssp {
             .arg(&mut self.flags)
             .arg(&mut self.gmin);
         // SAFETY: the arguments match sssp_reset_*'s parameters: dist, stamp and qa hold
-        // n (at least one) entries, the barrier BARRIER_WORDS, flags three, gmin two.
+        // n (at least one) entries, the barrier BARRIER_WORDS, flags three, gmin four.
         unsafe { b.launch(launch_config(blocks, threads)) }.map_err(gpu_err)?;
         Ok(())
     }
@@ -768,7 +774,11 @@ impl GpuSssp {
             DeviceDelta::Int(x) => b.arg(x),
             DeviceDelta::Float(x) => b.arg(x),
         };
+        // The work-list ordered in the spirit of SLF/LLL unless switched off (it paid on
+        // every graph measured: BENCHMARKS.md).
+        let lll = knob("WARPGRAPH_SSSP_LLL").unwrap_or(1).min(1);
         b.arg(&packed)
+            .arg(&lll)
             .arg(&first)
             .arg(&mut self.qa)
             .arg(&mut self.qb)

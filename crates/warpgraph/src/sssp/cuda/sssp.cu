@@ -105,7 +105,7 @@ __device__ __forceinline__ D dist_at(const D* p, bool packed) {
 
 // Every distance infinite except the source's (packed: with itself as parent); the first
 // list holds the source; the list counters (bar[3..8)) and flags zero; stamps zero; both
-// gmin infinite. With source EVERYWHERE (never packed): every distance 0 and the first
+// gmin infinite, the two sums after them (doubles) zero. With source EVERYWHERE (never packed): every distance 0 and the first
 // list holds every vertex.
 template <typename D>
 __device__ void reset(D* dist, u32* stamp, u32 n, u32 source, u32 packed, u32* first, u32* bar,
@@ -114,6 +114,7 @@ __device__ void reset(D* dist, u32* stamp, u32 n, u32 source, u32 packed, u32* f
     if (blockIdx.x == 0 && threadIdx.x < 5) bar[3 + threadIdx.x] = 0;
     if (blockIdx.x == 0 && threadIdx.x < 2) flags[threadIdx.x] = 0;
     if (blockIdx.x == 0 && threadIdx.x < 2) gmin[threadIdx.x] = Dist<D>::inf();
+    if (blockIdx.x == 0 && threadIdx.x < 2) ((double*)(gmin + 2))[threadIdx.x] = 0.0;
     if (blockIdx.x == 0 && threadIdx.x == 0 && !everywhere) first[0] = source;
     for (u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
         dist[v] = everywhere || v == source
@@ -199,18 +200,24 @@ __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u6
 
 // Expands the list: a thread per vertex of fewer than 32 arcs, a warp per vertex of
 // 32..BIG-1 arcs (the warp takes its lanes' such vertices in turn), and vertices of BIG
-// arcs or more go to big[] (counter big_ctr) for expand_big after a barrier.
+// arcs or more go to big[] (counter big_ctr) for expand_big after a barrier. With `defer`,
+// a vertex whose distance exceeds `lim` is not expanded but goes to the next list (LLL).
 template <typename W, typename D>
 __device__ void expand_list(const Relax<W, D>& r, const u32* list, u32 len, u32* big,
-                            u32* big_ctr) {
+                            u32* big_ctr, bool defer, double lim) {
     u32 lane = threadIdx.x & 31;
     u32 threads = gridDim.x * blockDim.x;
     for (u32 base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < len; base += threads) {
         u32 i = base + lane;
         bool has = i < len;
         u32 u = has ? ld(list + i) : 0;
-        u64 b = has ? r.off[u] : 0, e = has ? r.off[u + 1] : 0;
         D du = has ? r.get(u) : Dist<D>::zero();
+        if (defer) {
+            bool later = has && (double)du > lim;
+            warp_append(later && atomicExch(r.stamp + u, r.mark) != r.mark, u, r.next, r.ctr);
+            has = has && !later;
+        }
+        u64 b = has ? r.off[u] : 0, e = has ? r.off[u + 1] : 0;
         u64 deg = e - b;
         warp_append(has && deg >= BIG, u, big, big_ctr);
         if (has && deg < 32) relax_arcs(r, u, du, b, e, 1);
@@ -312,17 +319,23 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // in their distances), over and over until it is empty; then a scan of all distances
 // collects the next bucket, [hi, hi + delta), jumping over empty ones. With hi infinite
 // (delta 0) it is a Bellman-Ford work-list: every improvement joins the next list, and a
-// list still non-empty after n passes proves a negative cycle (flags).
+// list still non-empty after n passes proves a negative cycle (flags). A work-list with
+// `lll` (the default; sssp/cuda/mod.rs) orders itself in the spirit of SLF/LLL for its first min(n, 2^16) passes: each
+// pass first finds the list's mean and least distance, expands the vertices at most
+// max(mean, least) and carries the others to the next list unexpanded; a list always
+// holds every vertex lowered and not yet expanded since, so a list still non-empty
+// n passes after the last such pass proves a negative cycle.
 //
 // qa, qb, big: lists of n entries, qa's first len0 the first list (reset wrote them: the
 // source, or every vertex); bar: the barrier (8 + BARRIER_FANIN words, counters at 3..8
-// zero); gmin: two distances, infinite. packed: dist holds packed words (reset made them).
+// zero); gmin: two distances, infinite, then two sums (doubles, zero). packed: dist holds
+// packed words (reset made them).
 // stats: [0] the passes run, [1] the buckets, [2] the vertex expansions (block 0's
 // thread 0 counts and writes them).
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
-                         u32 n, D delta, u32 packed, u32 len0, u32* qa, u32* qb, u32* big,
-                         u32* bar, D* gmin, u32* flags, u32* stats, u64* timeline,
+                         u32 n, D delta, u32 packed, u32 lll, u32 len0, u32* qa, u32* qb,
+                         u32* big, u32* bar, D* gmin, u32* flags, u32* stats, u64* timeline,
                          u32 timeline_cap) {
     __shared__ u64 table[TABLE];
     __shared__ u64 scratch[WARPS_MAX];
@@ -342,6 +355,9 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
     auto sync = [&]() { grid_sync_flat(bar + 2); };
     u32* cur = qa;
     u32 len = len0, pass = 0, advances = 0, expanded = 0;
+    // The passes that order the work-list (LLL), and its sums (two, alternating).
+    u32 ordered = worklist && lll ? min(n, 1u << 16) : 0;
+    double* sums = (double*)(gmin + 2);
     // Every pass (an expansion, or a scan for the next bucket) appends to counter
     // bar[3 + (pass + 1) % 3], which every block reads after the pass's barrier, and
     // clears bar[3 + (pass + 2) % 3], whose last reads came before the previous pass's
@@ -385,9 +401,34 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
             r.hi = hi;
             continue;
         }
-        if (worklist && pass >= n) {
+        if (worklist && (u64)pass >= (u64)n + ordered) {
             if (blockIdx.x == 0 && threadIdx.x == 0) flags[FLAG_NEGATIVE_CYCLE] = 1;
             break;
+        }
+        // LLL: the list's mean and least distance (this pass's slots; the other pair,
+        // last read before the previous pass's barrier, reset for the next).
+        bool defer = pass < ordered;
+        double lim = 0.0;
+        if (defer) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) {
+                gmin[(pass + 1) & 1] = Dist<D>::inf();
+                sums[(pass + 1) & 1] = 0.0;
+            }
+            D best = Dist<D>::inf();
+            double sum = 0.0;
+            for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len;
+                 i += gridDim.x * blockDim.x) {
+                D d = r.get(ld(cur + i));
+                sum += (double)d;
+                if (d < best) best = d;
+            }
+            for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);
+            if ((threadIdx.x & 31) == 0 && sum != 0.0) atomicAdd(sums + (pass & 1), sum);
+            fold_block_min(best, gmin + (pass & 1), scratch);
+            sync();
+            double least = (double)Dist<D>::load(gmin + (pass & 1));
+            double mean = __ldcg(sums + (pass & 1)) / len;
+            lim = mean > least ? mean : least;
         }
         u32* nxt = cur == qa ? qb : qa;
         r.next = nxt;
@@ -395,7 +436,7 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
         r.mark = pass + 1;
         u32* big_ctr = bar + 6 + pass % 2;
         stamp_pass(pass, len);
-        expand_list(r, cur, len, big, big_ctr);
+        expand_list(r, cur, len, big, big_ctr, defer, lim);
         sync();
         u32 nbig = ld(big_ctr);
         if (nbig > 0) {
@@ -1153,10 +1194,10 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
-        u32 packed, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,       \
-        u32* stats, u64* timeline, u32 timeline_cap) {                                         \
-        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, len0, qa, qb, big, bar,    \
-                       gmin, flags, stats, timeline, timeline_cap);                            \
+        u32 packed, u32 lll, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin,          \
+        u32* flags, u32* stats, u64* timeline, u32 timeline_cap) {                             \
+        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, lll, len0, qa, qb, big,    \
+                       bar, gmin, flags, stats, timeline, timeline_cap);                       \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(1024, 1) sssp_owned_##SUFFIX(                 \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* lstamp, u32* istamp, u32 n, \
