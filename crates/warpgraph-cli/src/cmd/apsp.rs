@@ -8,8 +8,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use warpgraph::apsp::cuda::FwVariant;
 use warpgraph::apsp::{
-    self, Algorithm, ApspOptions, Backend, NpySink, RowBlock, RowSink, RowsInfo, TsvSink,
-    VerifyingSink,
+    self, Algorithm, ApspOptions, Backend, Discard, NpySink, RowSink, TsvSink, VerifyingSink,
 };
 use warpgraph::cuda::team::TeamSpec;
 use warpgraph::Error;
@@ -65,21 +64,6 @@ pub struct ApspArgs {
     gpus: Option<crate::args::Gpus>,
     #[command(flatten)]
     run: RunArgs,
-}
-
-/// Keeps nothing: for timing and verification runs without an output file.
-struct Discard;
-
-impl RowSink for Discard {
-    fn begin(&mut self, _info: &RowsInfo) -> warpgraph::Result<()> {
-        Ok(())
-    }
-    fn rows(&mut self, _block: &RowBlock<'_>) -> warpgraph::Result<()> {
-        Ok(())
-    }
-    fn finish(&mut self) -> warpgraph::Result<()> {
-        Ok(())
-    }
 }
 
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {

@@ -136,6 +136,25 @@ impl MatrixSink {
     }
 }
 
+/// Keeps nothing: for timing and verification runs without an output, and for the
+/// processes other than rank 0's in a team that spans processes.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Discard;
+
+impl RowSink for Discard {
+    fn begin(&mut self, _info: &RowsInfo) -> Result<()> {
+        Ok(())
+    }
+
+    fn rows(&mut self, _block: &RowBlock<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
 impl RowSink for MatrixSink {
     fn memory_needed(&self, info: &RowsInfo) -> u64 {
         let per = 8 + if info.predecessors { 4 } else { 0 };

@@ -128,27 +128,16 @@ pub fn floyd_warshall_team(
     }
     if !spec.has_root() {
         // This process's rows go to rank 0's process; the matrix here is not the result.
-        return run(Target::Team(spec), g, opts, variant, &mut NoRows, progress);
+        return run(
+            Target::Team(spec),
+            g,
+            opts,
+            variant,
+            &mut super::Discard,
+            progress,
+        );
     }
     run(Target::Team(spec), g, opts, variant, sink, progress)
-}
-
-/// The sink of a process other than rank 0's in a team that spans processes: it takes
-/// nothing.
-struct NoRows;
-
-impl RowSink for NoRows {
-    fn begin(&mut self, _info: &super::RowsInfo) -> Result<()> {
-        Ok(())
-    }
-
-    fn rows(&mut self, _block: &super::RowBlock<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn finish(&mut self) -> Result<()> {
-        Ok(())
-    }
 }
 
 /// One GPU or a team.

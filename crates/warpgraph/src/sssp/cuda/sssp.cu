@@ -320,11 +320,11 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // collects the next bucket, [hi, hi + delta), jumping over empty ones. With hi infinite
 // (delta 0) it is a Bellman-Ford work-list: every improvement joins the next list, and a
 // list still non-empty after n passes proves a negative cycle (flags). A work-list with
-// `lll` (the default; sssp/cuda/mod.rs) orders itself in the spirit of SLF/LLL for its first min(n, 2^16) passes: each
-// pass first finds the list's mean and least distance, expands the vertices at most
-// max(mean, least) and carries the others to the next list unexpanded; a list always
-// holds every vertex lowered and not yet expanded since, so a list still non-empty
-// n passes after the last such pass proves a negative cycle.
+// `lll` (the default; sssp/cuda/mod.rs) orders itself in the spirit of SLF/LLL for its
+// first min(n, 2^16) passes: each pass first finds the list's mean and least distance,
+// expands the vertices at most max(mean, least) and carries the others to the next list
+// unexpanded; a list always holds every vertex lowered and not yet expanded since, so a
+// list still non-empty n passes after the last such pass proves a negative cycle.
 //
 // qa, qb, big: lists of n entries, qa's first len0 the first list (reset wrote them: the
 // source, or every vertex); bar: the barrier (8 + BARRIER_FANIN words, counters at 3..8
