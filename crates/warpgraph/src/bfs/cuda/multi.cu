@@ -7,7 +7,8 @@
 // `visited`. `next` collects what this rank's top-down expansion found, anywhere in the
 // graph; `own` is this rank's part (seg words) of the next frontier, which an all-gather
 // makes the next `front` of every rank. `stats` gets the vertices and the out-arcs of the
-// next frontier (u64 each), summed over the ranks by an all-reduce.
+// next frontier (u64 each), summed over the ranks by an all-reduce, and a flag for lost
+// pairs.
 //
 // A short top-down level (its frontier has few out-arcs) goes another way: every rank
 // packs all it found, anywhere, into one list of (vertex, parent) pairs, an all-gather
@@ -57,6 +58,7 @@ __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
         if (with_stats) {
             stats[0] = 0;
             stats[1] = 0;
+            stats[2] = 0;
         }
         *qlen = 0;
         *blen = 0;
@@ -220,6 +222,12 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
                                        u32 lo, u32 nl, u32* front, u32* visited, u32* depth,
                                        u32* parent, u32 level, const u32* deg, COUNTERS) {
     clear(COUNTER_ARGS, false);
+    // A list longer than its cap lost pairs: flagged for the host (stats[2]), which
+    // fails the search. It cannot happen (a pair per frontier arc at most).
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        for (u32 q = 0; q < world; q++)
+            if (lists[(u64)q * stride_words] > cap) stats[2] = 1;
+    }
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     for (u32 q = 0; q < world; q++) {

@@ -140,10 +140,12 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         0
     };
     let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
+    // (Every vertex's out-degree, and at setup its range's part to all-gather.)
     graph
         + 4 * (3 * words + p.seg as u64)
         + 4 * 4 * local
         + 4 * 32 * words
+        + 4 * local
         + lists
         + 4 * (world as u64 + 1) * world as u64
         + exchange
@@ -365,7 +367,8 @@ struct RankState {
 /// (mbfs_reset, mbfs_visit and mbfs_absorb clear them, a memset the counts after
 /// mbfs_absorb).
 struct Counters {
-    /// The next frontier's vertices and out-arcs.
+    /// The next frontier's vertices and out-arcs, and a flag for a short level's list
+    /// that overflowed (pairs lost: a bug, which fails the search).
     stats: CudaSlice<u64>,
     /// The lengths of the queue and of the list of big vertices.
     qlen: CudaSlice<u32>,
@@ -408,12 +411,23 @@ impl RankState {
                 Error::Nccl("another GPU of the team could not set up its part".into())
             }));
         }
-        let state = made?;
+        let (mut state, own_deg) = made?;
+        // Every vertex's out-degree on every rank, from each rank's own.
+        m.comm
+            .all_gather(&own_deg, &mut state.deg)
+            .map_err(nccl_err)?;
         gpu.stream().synchronize().map_err(gpu_err)?;
         Ok(state)
     }
 
-    fn allocate(m: &Member, g: &Graph, part: Partition, gather: bool) -> Result<RankState> {
+    /// The rank's state, and the out-degrees of its range (padded to `32 * seg`) for
+    /// [`RankState::deg`].
+    fn allocate(
+        m: &Member,
+        g: &Graph,
+        part: Partition,
+        gather: bool,
+    ) -> Result<(RankState, CudaSlice<u32>)> {
         let gpu = &m.gpu;
         let r = part.range(m.rank);
         gpu.check_memory(
@@ -463,18 +477,15 @@ impl RankState {
             )
         };
         let cand = gpu.upload(&vec![u32::MAX; if peers > 0 { 32 * words } else { 1 }])?;
-        let deg: Vec<u32> = (0..32 * words)
+        let own_deg: Vec<u32> = (0..local)
             .into_par_iter()
-            .map(|v| {
-                if v < part.n {
-                    u32::try_from(g.out().degree(v as VertexId)).unwrap_or(u32::MAX)
-                } else {
-                    0
-                }
+            .map(|i| match r.start + i {
+                v if v < r.end => u32::try_from(g.out().degree(v as VertexId)).unwrap_or(u32::MAX),
+                _ => 0,
             })
             .collect();
         let list_words = 1 + 2 * LIST_CAP;
-        Ok(RankState {
+        let state = RankState {
             part,
             rank: m.rank,
             lo: r.start as u32,
@@ -494,7 +505,7 @@ impl RankState {
             inbox_at: at(&inbox)?,
             inbox,
             lists: gpu.zeros(m.world * list_words)?,
-            deg: gpu.upload(&deg)?,
+            deg: gpu.zeros(32 * words)?,
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
             big: gpu.zeros(local)?,
@@ -510,9 +521,9 @@ impl RankState {
             },
             stage: None,
             list_cap: LIST_CAP,
-            stats_host: gpu.pinned(2)?,
+            stats_host: gpu.pinned(3)?,
             counters: Counters {
-                stats: gpu.zeros(2)?,
+                stats: gpu.zeros(3)?,
                 qlen: gpu.zeros(1)?,
                 blen: gpu.zeros(1)?,
                 sent: gpu.zeros(m.world)?,
@@ -529,7 +540,8 @@ impl RankState {
                 .map_err(gpu_err)?,
             blocks: gpu.info().multiprocessors * 8,
             k,
-        })
+        };
+        Ok((state, gpu.upload(&own_deg)?))
     }
 
     /// One search from `source`, every rank of the team calling it alike; the rank's part
@@ -629,6 +641,15 @@ impl RankState {
             let e2 = mark(gpu, trace)?;
             self.copied.synchronize().map_err(gpu_err)?;
             let counts = self.stats_host.as_slice().map_err(gpu_err)?;
+            if counts[2] != 0 {
+                return Err(Error::Gpu(format!(
+                    "BFS team, rank {}: a list of the vertices found at level {level} \
+                     outgrew its bound of {} pairs (an internal error; the tree would be \
+                     wrong)",
+                    m.rank,
+                    mf.min(self.list_cap as u64)
+                )));
+            }
             (nf, mf) = (counts[0], counts[1]);
             level += 1;
             if trace {
