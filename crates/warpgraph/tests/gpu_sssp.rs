@@ -35,9 +35,11 @@ fn check_gpu(c: &Case) -> Result<(), TestCaseError> {
         }
     }
     // auto's two designs for non-negative weights, each forced (a graph this small is
-    // never road-like by itself).
-    for owner_local in [true, false] {
+    // never road-like by itself), owner-local with its distances in shared memory (where
+    // the weights allow) and in global memory.
+    for (owner_local, shared) in [(true, true), (true, false), (false, true)] {
         search.set_owner_local(Some(owner_local));
+        search.set_shared_strips(shared);
         check_case_with(c, &Algorithm::Auto, true, |g, s, a| {
             search.run(g, s, a).map(|r| r.0)
         })?;
@@ -144,6 +146,24 @@ fn generated_graphs_match_the_cpu() {
             },
             false,
         ),
+        (
+            Generator::Grid {
+                rows: 512,
+                cols: 512,
+                remove: 0.0,
+                shortcuts: 0,
+            },
+            true,
+        ),
+        (
+            Generator::Grid {
+                rows: 256,
+                cols: 384,
+                remove: 0.1,
+                shortcuts: 16,
+            },
+            false,
+        ),
     ];
     for (gen, undirected) in graphs {
         let opts = GenerateOptions {
@@ -165,11 +185,21 @@ fn generated_graphs_match_the_cpu() {
             verify(&g, &r).unwrap_or_else(|e| panic!("{a} on {gen:?}: {e}"));
             assert!(times.kernel_seconds > 0.0 && times.total_seconds > 0.0);
         }
-        // auto's owner-local near-far, forced where the graph is not road-like.
+        // auto's owner-local near-far, forced where the graph is not road-like, with its
+        // distances in shared memory and in global memory.
         search.set_owner_local(Some(true));
-        let (r, _) = search.run(&g, source, &Algorithm::Auto).unwrap();
-        assert_eq!(dist_of(&r), dist_of(&cpu), "owner-local on {gen:?}");
-        verify(&g, &r).unwrap_or_else(|e| panic!("owner-local on {gen:?}: {e}"));
+        for shared in [true, false] {
+            search.set_shared_strips(shared);
+            let (r, _) = search.run(&g, source, &Algorithm::Auto).unwrap();
+            // Weights 1..255 on graphs this small: the shared variant runs when asked.
+            assert_eq!(search.ran_shared_strips(), shared, "{gen:?}");
+            assert_eq!(
+                dist_of(&r),
+                dist_of(&cpu),
+                "owner-local ({shared}) on {gen:?}"
+            );
+            verify(&g, &r).unwrap_or_else(|e| panic!("owner-local ({shared}) on {gen:?}: {e}"));
+        }
     }
 }
 

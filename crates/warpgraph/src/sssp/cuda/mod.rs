@@ -74,7 +74,7 @@ pub mod extract_min;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
+use cudarc::driver::{sys, CudaFunction, CudaSlice, LaunchConfig, PinnedHostSlice, PushKernelArg};
 use rayon::prelude::*;
 
 use super::cpu::{self, ArcWeights, Unit};
@@ -166,6 +166,7 @@ struct Kernels {
     dijkstra: CudaFunction,
     buckets: CudaFunction,
     owned: CudaFunction,
+    owned_shared: CudaFunction,
 }
 
 /// How a search runs.
@@ -194,6 +195,10 @@ struct OwnedState {
     lb: CudaSlice<u32>,
     inbox: CudaSlice<u32>,
     ictr: CudaSlice<u32>,
+    /// Bytes of dynamic shared memory of the variant with each block's distances in
+    /// shared memory (sssp.cu's `owned_shared`), where they fit and the distances allow
+    /// it (see [`GpuSssp::set_shared_strips`]).
+    shared_bytes: Option<u32>,
 }
 
 /// Threads per block of owner-local near-far.
@@ -253,6 +258,10 @@ pub struct GpuSssp {
     incoming: Option<DeviceCsr>,
     ell: Option<(CudaSlice<u32>, DeviceWeights, u32)>,
     owned: Option<OwnedState>,
+    /// Whether owner-local near-far may keep each block's distances in shared memory, and
+    /// whether the last search did.
+    shared_strips: bool,
+    ran_shared: bool,
     /// Whether `auto` runs owner-local near-far: forced, or (None) where [`road_like`]
     /// (worked out when `auto` first asks).
     owner_local: Option<bool>,
@@ -410,6 +419,7 @@ impl GpuSssp {
             dijkstra: f("sssp_dijkstra")?,
             buckets: f("sssp_buckets")?,
             owned: f("sssp_owned")?,
+            owned_shared: f("sssp_owned_shared")?,
         };
         let per_sm = [&k.near_far, &k.rounds, &k.buckets]
             .iter()
@@ -453,6 +463,8 @@ impl GpuSssp {
             incoming: None,
             ell: None,
             owned: None,
+            shared_strips: knob("WARPGRAPH_SSSP_OWNED_SHARED") != Some(0),
+            ran_shared: false,
             owner_local: None,
             road_like: None,
             dist_host: gpu.pinned(n.max(1))?,
@@ -488,6 +500,22 @@ impl GpuSssp {
     /// on or off, `None` (the default) runs it where the graph is [`road_like`].
     pub fn set_owner_local(&mut self, owner_local: Option<bool>) {
         self.owner_local = owner_local;
+    }
+
+    /// Whether owner-local near-far keeps each block's distances in its shared memory where
+    /// they fit (about 50,000 vertices a block, so graphs of up to 6 to 7 million vertices
+    /// on an H100 or H200) and every distance fits 31 bits with positive integer weights:
+    /// on by default, off with `WARPGRAPH_SSSP_OWNED_SHARED=0`. The result is the same
+    /// either way.
+    pub fn set_shared_strips(&mut self, on: bool) {
+        self.shared_strips = on;
+    }
+
+    /// Whether the last search ran owner-local near-far with its distances in shared
+    /// memory (for tests).
+    #[doc(hidden)]
+    pub fn ran_shared_strips(&self) -> bool {
+        self.ran_shared
     }
 
     /// Shortest paths from `source` (an internal id) of `g` (the graph given to
@@ -637,6 +665,12 @@ impl GpuSssp {
         if let Method::Owned(_) = method {
             self.prepare_owned()?;
         }
+        // (The shared-memory strips run only where the words are packed.)
+        let shared = match method {
+            Method::Owned(_) => self.owned_shared_bytes()?,
+            _ => None,
+        };
+        self.ran_shared = shared.is_some();
         let packed = self.packable && matches!(method, Method::NearFar(_) | Method::Owned(_));
         let start = Instant::now();
         let timer = self.gpu.timer()?;
@@ -652,7 +686,7 @@ impl GpuSssp {
                 .launch_buckets(A::D::device_delta(width))
                 .map(|_| false)?,
             Method::Owned(width) => self
-                .launch_owned(A::D::device_delta(width), packed, source)
+                .launch_owned(A::D::device_delta(width), packed, source, shared)
                 .map(|_| false)?,
         };
         // Parents on the GPU (meaningless, and ignored, when the search failed), unless
@@ -1052,11 +1086,46 @@ impl GpuSssp {
             lb: self.gpu.zeros(list)?,
             inbox: self.gpu.zeros(2 * list)?,
             ictr: self.gpu.zeros(OWNED_BLOCKS_MAX as usize)?,
+            shared_bytes: None,
         });
+        // The shared-memory variant: a block's distances (u32) and two bitmaps of them,
+        // below the block's limit less what the kernel declares itself.
+        let chunk = u64::from(self.n.div_ceil(blocks));
+        let bytes = 4 * (chunk + 2 * chunk.div_ceil(32));
+        let room = self.gpu.max_shared_per_block()?.saturating_sub(1024);
+        if self.packable && bytes <= room {
+            // The function is shared by every search of the process: always the same (most)
+            // bytes allowed, so that no other graph's setting can undercut this one's.
+            let f = &self.k.owned_shared;
+            f.set_attribute(
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                room.min(i32::MAX as u64) as i32,
+            )
+            .map_err(gpu_err)?;
+            let fits = f
+                .occupancy_max_active_blocks_per_multiprocessor(OWNED_THREADS, bytes as usize, None)
+                .map_err(gpu_err)?;
+            if fits > 0 {
+                self.owned.as_mut().expect("made above").shared_bytes = Some(bytes as u32);
+            }
+        }
         Ok(())
     }
 
-    fn launch_owned(&mut self, delta: DeviceDelta, packed: bool, source: u32) -> Result<()> {
+    /// The dynamic shared memory of owner-local near-far's shared-memory variant, when it
+    /// runs (see [`GpuSssp::set_shared_strips`]).
+    fn owned_shared_bytes(&self) -> Result<Option<u32>> {
+        let o = self.owned.as_ref().expect("prepare_owned ran");
+        Ok(o.shared_bytes.filter(|_| self.shared_strips))
+    }
+
+    fn launch_owned(
+        &mut self,
+        delta: DeviceDelta,
+        packed: bool,
+        source: u32,
+        shared: Option<u32>,
+    ) -> Result<()> {
         let packed = u32::from(packed);
         let level = knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0);
         let trace = level > 0;
@@ -1071,13 +1140,21 @@ impl GpuSssp {
             false => None,
         };
         let null = 0u64;
-        let mut b = stream.launch_builder(&self.k.owned);
+        let mut b = stream.launch_builder(match shared {
+            Some(_) => &self.k.owned_shared,
+            None => &self.k.owned,
+        });
         b.arg(&self.off).arg(&self.tgt);
         self.w.push_to(&mut b);
         b.arg(&mut self.dist)
             .arg(&mut self.stamp)
             .arg(&mut o.istamp)
             .arg(&self.n);
+        // The shared variant's distances are u32: a width beyond them is all one bucket.
+        let delta = match (delta, shared) {
+            (DeviceDelta::Int(x), Some(_)) => DeviceDelta::Int(x.clamp(1, i64::from(i32::MAX))),
+            (d, _) => d,
+        };
         match &delta {
             DeviceDelta::Int(x) => b.arg(x),
             DeviceDelta::Float(x) => b.arg(x),
@@ -1097,12 +1174,19 @@ impl GpuSssp {
             Some(p) => b.arg(p),
             None => b.arg(&null),
         };
-        // SAFETY: the arguments match sssp_owned_*'s parameters (the weight and delta types
-        // are the kernel's suffix): stamps of n entries, lists of n + OWNED_BLOCKS_MAX (at
-        // least blocks * ceil(n / blocks)), inbox rings twice that, OWNED_BLOCKS_MAX tails,
-        // words 8, gmin 2 (reset made it infinite). Cooperative: one block per
-        // multiprocessor, which the occupancy check in prepare_owned allowed.
-        unsafe { b.launch_cooperative(launch_config(o.blocks, OWNED_THREADS)) }.map_err(gpu_err)?;
+        let cfg = LaunchConfig {
+            shared_mem_bytes: shared.unwrap_or(0),
+            ..launch_config(o.blocks, OWNED_THREADS)
+        };
+        // SAFETY: the arguments match sssp_owned_*'s and sssp_owned_shared_*'s parameters
+        // (the weight and delta types are the kernel's suffix): stamps of n entries, lists
+        // of n + OWNED_BLOCKS_MAX (at least blocks * ceil(n / blocks)), inbox rings twice
+        // that, OWNED_BLOCKS_MAX tails, words 8, gmin 2 (reset made it infinite).
+        // Cooperative: one block per multiprocessor, which the occupancy check in
+        // prepare_owned allowed. owned_shared: `shared` bytes of dynamic shared memory,
+        // which prepare_owned allowed (attribute) and checked (occupancy); its distances
+        // fit u32 (only where packable).
+        unsafe { b.launch_cooperative(cfg) }.map_err(gpu_err)?;
         if trace {
             let s = stream.clone_dtoh(&self.passes).map_err(gpu_err)?;
             eprintln!(

@@ -79,6 +79,14 @@ template <> struct Dist<double> {
     }
 };
 
+// owned_shared's distances (every one below 2^31 - 1, infinity all ones): what
+// fold_block_min needs.
+template <> struct Dist<u32> {
+    static __device__ __forceinline__ u32 inf() { return 0xffffffffu; }
+    static __device__ __forceinline__ u32 load(const u32* p) { return __ldcg(p); }
+    static __device__ __forceinline__ u32 atomic_min(u32* p, u32 v) { return atomicMin(p, v); }
+};
+
 // Packed words (above) for i64 distances; never used with doubles.
 template <typename D> struct Packing;
 template <> struct Packing<i64> {
@@ -660,6 +668,246 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
     }
 }
 
+// Owner-local near-far with each block's distances in shared memory (the road-like
+// graphs whose strips fit: every distance below 2^31 - 1, positive integer weights).
+// As owned, but a block's vertices' distances live in its shared memory (`sd`, u32), so
+// that a local pass touches global memory only for the list, the rows and the sends: a
+// target of the block is lowered by a shared atomic minimum, and joins the next list once
+// (two bitmaps in shared memory: a list's bits are cleared as it is read). Another
+// block's target is lowered in `gdist` (every vertex, global) and, below the bucket's end,
+// pushed to its owner's inbox as in owned; the owner takes gdist's value into sd and
+// expands the vertex if that lowered it. A bucket's scan first folds gdist into sd, which
+// catches remote lowerings at or beyond the bucket's end. At the end dist gets packed
+// words, their parents from the tight arcs (the host makes sure every distance fits).
+// Arguments as owned's (lstamp is gdist; packed is ignored, gmin unused: its two slots are
+// words[6..8)). Dynamic shared memory: chunk distances and two bitmaps of chunk bits.
+template <typename W>
+__device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
+                             u32* gdist, u32* istamp, u32 n, u32 delta, u32 source, u32* la,
+                             u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words, u32* flags,
+                             u32* stats) {
+    extern __shared__ u32 smem[];
+    __shared__ u32 s_len2[2], s_tail, s_flag, s_count;
+    __shared__ u64 scratch[WARPS_MAX];
+    const u32 INF = Dist<u32>::inf();
+    u32 chunk = (n + gridDim.x - 1) / gridDim.x;
+    u32 bwords = (chunk + 31) / 32;
+    u32* sd = smem;
+    u32* bm[2] = {smem + chunk, smem + chunk + bwords};
+    u32 vlo = min(n, blockIdx.x * chunk), vhi = min(n, vlo + chunk);
+    u32* lists[2] = {la + (u64)blockIdx.x * chunk, lb + (u64)blockIdx.x * chunk};
+    u32* ring = inbox + (u64)blockIdx.x * 2 * chunk;
+    u32* pending = words;
+    u32* gm2 = words + 6;
+    for (u32 i = threadIdx.x; i < chunk; i += blockDim.x) {
+        u32 v = vlo + i;
+        u32 d = v == source ? 0 : INF;
+        sd[i] = d;
+        if (v < vhi) {
+            gdist[v] = d;
+            istamp[v] = 0;
+        }
+    }
+    for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[0][i] = 0;
+    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
+    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
+    if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = threadIdx.x >= 6 ? INF : 0;
+    grid_sync_flat(bar + 2);
+    bool has_source = source >= vlo && source < vhi;
+    if (has_source && threadIdx.x == 0) {
+        lists[0][0] = source;
+        atomicAdd(pending, 1);
+    }
+    grid_sync_flat(bar + 2);
+    u32 hi = delta;
+    u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
+    u32 lmark = 0, advances = 0, scans = 0;
+    u64 expanded = 0;
+    for (;;) {
+        // The bucket below hi, asynchronously. Two list counters alternate by pass (one
+        // barrier a pass), thread 0 reads the inbox's tail as soon as its own expansions
+        // are done, and the block's change to `pending` (its lists' growth less its
+        // expansions) is added only when it runs out of work: until then pending counts
+        // at least what the block started with or took from its inbox, so it cannot
+        // reach 0 while the block is busy.
+        if (threadIdx.x == 0) {
+            s_tail = *(volatile u32*)(ictr + blockIdx.x);
+            s_len2[0] = 0;
+            s_len2[1] = 0;
+        }
+        int unapplied = 0;
+        for (;;) {
+            __syncthreads();
+            u32 tail = s_tail;
+            u32 nin = tail - head, len = nin + cur_len;
+            if (len == 0) {
+                if (threadIdx.x == 0) {
+                    if (unapplied != 0) {
+                        __threadfence();  // this block's relaxations before it is uncounted
+                        atomicAdd(pending, (u32)unapplied);
+                        unapplied = 0;
+                    }
+                    s_flag = *(volatile u32*)pending == 0;
+                }
+                __syncthreads();
+                if (s_flag) break;
+                if (threadIdx.x == 0) {
+                    __nanosleep(32);
+                    s_tail = *(volatile u32*)(ictr + blockIdx.x);
+                }
+                continue;
+            }
+            lmark++;
+            u32 nxt = cur ^ 1;
+            u32* ctr = s_len2 + (lmark & 1);
+            for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
+                u32 u, du;
+                if (i < nin) {
+                    volatile u32* slot = ring + (head + i) % (2 * chunk);
+                    while ((u = *slot) == NONE) {
+                    }
+                    *slot = NONE;
+                    __threadfence();  // the slot freed before the vertex can be pushed again
+                    atomicExch(istamp + u, 0);
+                    __threadfence();  // the stamp cleared before the distance is read
+                    du = __ldcg(gdist + u);
+                    // Expanded only if that lowered it here (else sd's lower value was
+                    // or will be expanded).
+                    if (!(du < atomicMin(sd + (u - vlo), du))) u = NONE;
+                } else {
+                    u = ld(lists[cur] + (i - nin));
+                    atomicAnd(bm[cur] + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
+                    du = sd[u - vlo];
+                }
+                if (u == NONE) continue;
+                u64 e1 = off[u + 1];
+                for (u64 e = off[u]; e < e1; e += UNROLL) {
+                    u32 v[UNROLL];
+                    u32 w[UNROLL];
+#pragma unroll
+                    for (int k = 0; k < UNROLL; k++) {
+                        bool in = e + k < e1;
+                        v[k] = in ? tgt[e + k] : NONE;
+                        w[k] = in ? (u32)wt[e + k] : 0;
+                    }
+#pragma unroll
+                    for (int k = 0; k < UNROLL; k++) {
+                        if (v[k] == NONE) continue;
+                        u32 nd = du + w[k];
+                        if (v[k] >= vlo && v[k] < vhi) {
+                            u32 l = v[k] - vlo;
+                            if (nd < sd[l] && nd < atomicMin(sd + l, nd) && nd < hi) {
+                                u32 bit = 1u << (l % 32);
+                                if (!(atomicOr(bm[nxt] + l / 32, bit) & bit)) {
+                                    u32 at = atomicAdd(ctr, 1);
+                                    lists[nxt][at] = v[k];
+                                }
+                            }
+                        } else if (nd < __ldcg(gdist + v[k]) && nd < atomicMin(gdist + v[k], nd) &&
+                                   nd < hi) {
+                            __threadfence();  // the lowering before the stamp (see owned)
+                            if (atomicExch(istamp + v[k], 1) == 0) {
+                                atomicAdd(pending, 1);
+                                __threadfence();  // counted before it can be taken
+                                u32 o = v[k] / chunk;
+                                u32 slot = atomicAdd(ictr + o, 1) % (2 * chunk);
+                                *(volatile u32*)(inbox + (u64)o * 2 * chunk + slot) = v[k];
+                            }
+                        }
+                    }
+                }
+            }
+            u32 t = 0;
+            if (threadIdx.x == 0) t = *(volatile u32*)(ictr + blockIdx.x);
+            __syncthreads();
+            head = tail;
+            u32 next_len = *ctr;
+            if (threadIdx.x == 0) {
+                s_len2[(lmark + 1) & 1] = 0;  // last read before this pass's first barrier
+                s_tail = t;
+                expanded += len;
+                unapplied += (int)next_len - (int)len;
+            }
+            cur = nxt;
+            cur_len = next_len;
+        }
+        // Every block saw the bucket done; none counts anything until all have.
+        grid_sync_flat(bar + 2);
+        u32 lo = hi;
+        hi = lo >= INF - delta ? INF : lo + delta;
+        u32* gm = gm2 + (advances & 1);
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            gm2[(advances + 1) & 1] = INF;
+            words[3 + (scans + 2) % 3] = 0;
+        }
+        advances++;
+        // The scan (as owned's): gdist folded into sd, then [lo, hi) collected, and the
+        // least distance beyond folded into *gm.
+        auto scan = [&](u32 lo, u32 hi) -> u32 {
+            if (threadIdx.x == 0) s_count = 0;
+            __syncthreads();
+            u32 best = INF;
+            for (u32 base = threadIdx.x & ~31u; base < chunk; base += blockDim.x) {
+                u32 i = base + (threadIdx.x & 31);
+                u32 d = INF;
+                if (vlo + i < vhi) {
+                    d = min(sd[i], __ldcg(gdist + vlo + i));
+                    sd[i] = d;
+                }
+                bool take = d >= lo && d < hi && d != INF;
+                if (d >= hi && d < best) best = d;
+                warp_append(take, vlo + i, lists[cur], &s_count);
+            }
+            fold_block_min(best, gm, scratch);
+            u32 c = s_count;
+            __syncthreads();
+            return c;
+        };
+        u32 collected = scan(lo, hi);
+        if (threadIdx.x == 0 && collected) {
+            atomicAdd(pending, collected);
+            atomicAdd(words + 3 + scans % 3, 1);
+        }
+        grid_sync_flat(bar + 2);
+        u32 any = ld(words + 3 + scans % 3);
+        scans++;
+        if (any == 0) {
+            // Nothing in [lo, hi) anywhere: the bucket of the least distance beyond, or done.
+            u32 m = ld(gm);
+            if (m == INF) break;
+            u64 h = (u64)lo + ((u64)(m - lo) / delta + 1) * delta;
+            hi = h >= INF ? INF : (u32)h;
+            collected = scan(lo, hi);
+            if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
+            grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
+        }
+        cur_len = collected;
+    }
+    // Packed words, as near_far's (distance << 32 | parent): the final distances go to
+    // gdist and, without a parent yet, to dist; then every tight arc u -> v lowers v's
+    // word to u's by an atomic minimum, which leaves the smallest such u (the CPU's rule).
+    for (u32 i = threadIdx.x; vlo + i < vhi; i += blockDim.x) {
+        u32 v = vlo + i, d = sd[i];
+        gdist[v] = d;
+        dist[v] = d == INF ? Dist<i64>::inf() : Packing<i64>::pack(d, v == source ? v : NONE);
+    }
+    grid_sync_flat(bar + 2);
+    for (u32 u = vlo + threadIdx.x; u < vhi; u += blockDim.x) {
+        u32 du = sd[u - vlo];
+        if (du == INF) continue;
+        for (u64 e = off[u], e1 = off[u + 1]; e < e1; e++) {
+            u32 v = tgt[e], dv = __ldcg(gdist + v);
+            if (dv != INF && du + (u32)wt[e] == dv)
+                atomicMin((long long*)dist + v, (long long)Packing<i64>::pack(dv, u));
+        }
+    }
+    if (threadIdx.x == 0) atomicAdd(stats + 2, (u32)expanded);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        stats[0] = lmark;
+        stats[1] = advances;
+    }
+}
+
 // Seed 000's delta-stepping (its Algorithm 3), one cooperative launch. Bucket i holds the
 // vertices v with bindex[v] == i, the bucket of their tentative distance (floor(d /
 // delta)): inserting, moving and removing a vertex is one write (an atomic minimum when
@@ -1205,6 +1453,13 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
         u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
         owned<W, D>(off, tgt, wt, dist, lstamp, istamp, n, delta, packed, source, la, lb,      \
                     inbox, ictr, bar, words, gmin, flags, stats, prof);                        \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(1024, 1) sssp_owned_shared_##SUFFIX(          \
+        const u64* off, const u32* tgt, const W* wt, D* dist, u32* gdist, u32* istamp, u32 n,  \
+        D delta, u32 packed, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,    \
+        u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
+        owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, source, la,    \
+                        lb, inbox, ictr, bar, words, flags, stats);                            \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
