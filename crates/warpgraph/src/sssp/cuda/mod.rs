@@ -53,7 +53,9 @@
 //! by list length, owner-local's clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X`
 //! replaces the automatic width's factor ([`AUTO_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1`
 //! turns `auto`'s owner-local design off or on whatever the graph
-//! ([`GpuSssp::set_owner_local`] in code). `WARPGRAPH_SSSP_LLL=0` turns off the work-list's
+//! ([`GpuSssp::set_owner_local`] in code), `WARPGRAPH_SSSP_OWNED_SHARED=0` keeps its
+//! distances in global memory where they would fit in shared memory
+//! ([`GpuSssp::set_shared_strips`]). `WARPGRAPH_SSSP_LLL=0` turns off the work-list's
 //! order (below).
 //!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
