@@ -780,15 +780,16 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                     du = sd[u - vlo];
                 }
                 if (u == NONE) continue;
-                u64 e1 = off[u + 1];
-                for (u64 e = off[u]; e < e1; e += UNROLL) {
+                // (The rows through the read-only cache.)
+                u64 e1 = __ldg(off + u + 1);
+                for (u64 e = __ldg(off + u); e < e1; e += UNROLL) {
                     u32 v[UNROLL];
                     u32 w[UNROLL];
 #pragma unroll
                     for (int k = 0; k < UNROLL; k++) {
                         bool in = e + k < e1;
-                        v[k] = in ? tgt[e + k] : NONE;
-                        w[k] = in ? (u32)wt[e + k] : 0;
+                        v[k] = in ? __ldg(tgt + e + k) : NONE;
+                        w[k] = in ? (u32)__ldg(wt + e + k) : 0;
                     }
 #pragma unroll
                     for (int k = 0; k < UNROLL; k++) {
