@@ -85,6 +85,10 @@ template <> struct Dist<u32> {
     static __device__ __forceinline__ u32 inf() { return 0xffffffffu; }
     static __device__ __forceinline__ u32 load(const u32* p) { return __ldcg(p); }
     static __device__ __forceinline__ u32 atomic_min(u32* p, u32 v) { return atomicMin(p, v); }
+    static __device__ __forceinline__ u32 boundary(u32 lo, u32 m, u32 delta) {
+        u64 h = (u64)lo + ((u64)(m - lo) / delta + 1) * delta;
+        return h >= inf() ? inf() : (u32)h;
+    }
 };
 
 // Packed words (above) for i64 distances; never used with doubles.
@@ -478,6 +482,36 @@ __device__ u32 owned_scan(const D* dist, bool packed, u32 vlo, u32 vhi, D lo, D 
     return c;
 }
 
+// owned's inboxes (see owned): a ring of 2 * chunk slots per block, each vertex in one
+// at most once. inbox_take waits for the vertex in slot `at` of `ring` (its tail said it
+// is coming), frees the slot and clears the vertex's stamp, fenced so that a lowering the
+// caller's next read of the distance misses pushes it again.
+__device__ __forceinline__ u32 inbox_take(u32* ring, u32 at, u32 chunk, u32* istamp) {
+    volatile u32* slot = ring + at % (2 * chunk);
+    u32 u;
+    while ((u = *slot) == NONE) {
+    }
+    *slot = NONE;
+    __threadfence();  // the slot freed before the vertex can be pushed again
+    atomicExch(istamp + u, 0);
+    __threadfence();  // the stamp cleared before the distance is read
+    return u;
+}
+
+// Pushes v, just lowered, to its owner's (block v / chunk) inbox unless it is in it
+// already, counted in *pending first.
+__device__ __forceinline__ void inbox_push(u32 v, u32 chunk, u32* istamp, u32* inbox,
+                                           u32* ictr, u32* pending) {
+    __threadfence();  // the lowering before the stamp
+    if (atomicExch(istamp + v, 1) == 0) {
+        atomicAdd(pending, 1);
+        __threadfence();  // counted before it can be taken
+        u32 o = v / chunk;
+        u32 slot = atomicAdd(ictr + o, 1) % (2 * chunk);
+        *(volatile u32*)(inbox + (u64)o * 2 * chunk + slot) = v;
+    }
+}
+
 // The owner's relaxation of u's arcs (see owned): own targets join the next list (r.next,
 // counter r.ctr), others their owner's inbox.
 template <typename W, typename D>
@@ -494,18 +528,56 @@ __device__ __forceinline__ void owned_relax(const Relax<W, D>& r, u32 u, D du, u
             bool mine = v[k] >= vlo && v[k] < vhi;
             bool join = lowered && mine && atomicExch(r.stamp + v[k], r.mark) != r.mark;
             warp_append(join, v[k], r.next, r.ctr);
-            if (lowered && !mine) {
-                __threadfence();  // the lowering before the stamp (see owned)
-                if (atomicExch(istamp + v[k], 1) == 0) {
-                    atomicAdd(pending, 1);
-                    __threadfence();  // counted before it can be taken
-                    u32 o = v[k] / chunk;
-                    u32 slot = atomicAdd(ictr + o, 1) % (2 * chunk);
-                    *(volatile u32*)(inbox + (u64)o * 2 * chunk + slot) = v[k];
-                }
-            }
+            if (lowered && !mine) inbox_push(v[k], chunk, istamp, inbox, ictr, pending);
         }
     }
+}
+
+// owned's start, every block alike (its own range's stamps set before): empty inbox
+// rings and tails, words[0..8) zero, then the source in its owner's first list, counted
+// in words[0] (pending). Returns whether this block owns the source.
+__device__ __forceinline__ bool owned_start(u32* ring, u32 chunk, u32* ictr, u32* words, u32* bar,
+                                            u32* first, u32 source, u32 vlo, u32 vhi) {
+    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
+    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
+    if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = 0;
+    grid_sync_flat(bar + 2);
+    bool has_source = source >= vlo && source < vhi;
+    if (has_source && threadIdx.x == 0) {
+        first[0] = source;
+        atomicAdd(words, 1);
+    }
+    grid_sync_flat(bar + 2);
+    return has_source;
+}
+
+// owned's step to the next bucket, every block alike once the last is done: `scan`
+// collects the block's vertices in [lo, hi) (and folds the least distance beyond into
+// *gm); if no block found any, [lo, hi) becomes the bucket of that least distance and is
+// scanned again. Returns false when no distance is left beyond (the search is done).
+// words[3..6): the blocks that collected, by scan (the one two scans ahead cleared by the
+// caller).
+template <typename D, typename Scan>
+__device__ __forceinline__ bool owned_advance(const Scan& scan, D lo, D delta, D* gm, D& hi,
+                                              u32* pending, u32* words, u32* bar, u32& scans,
+                                              u32& collected) {
+    collected = scan(lo, hi);
+    if (threadIdx.x == 0 && collected) {
+        atomicAdd(pending, collected);
+        atomicAdd(words + 3 + scans % 3, 1);
+    }
+    grid_sync_flat(bar + 2);
+    u32 any = ld(words + 3 + scans % 3);
+    scans++;
+    if (any == 0) {
+        D m = Dist<D>::load(gm);
+        if (!(m < Dist<D>::inf())) return false;
+        hi = Dist<D>::boundary(lo, m, delta);
+        collected = scan(lo, hi);
+        if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
+        grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
+    }
+    return true;
 }
 
 // Owner-local near-far (road-like graphs: small degrees, arcs mostly between vertices of
@@ -543,16 +615,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
         lstamp[v] = 0;
         istamp[v] = 0;
     }
-    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
-    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
-    if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = 0;
-    grid_sync_flat(bar + 2);
-    bool has_source = source >= vlo && source < vhi;
-    if (has_source && threadIdx.x == 0) {
-        lists[0][0] = source;
-        atomicAdd(pending, 1);
-    }
-    grid_sync_flat(bar + 2);
+    bool has_source = owned_start(ring, chunk, ictr, words, bar, lists[0], source, vlo, vhi);
     Relax<W, D> r = {off, tgt, wt, dist, lstamp, flags, delta, nullptr, nullptr, 0,
                      packed != 0};
     u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
@@ -590,13 +653,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
             for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
                 u32 u;
                 if (i < nin) {
-                    volatile u32* slot = ring + (head + i) % (2 * chunk);
-                    while ((u = *slot) == NONE) {
-                    }
-                    *slot = NONE;
-                    __threadfence();  // the slot freed before the vertex can be pushed again
-                    atomicExch(istamp + u, 0);
-                    __threadfence();  // the stamp cleared before the distance is read
+                    u = inbox_take(ring, head + i, chunk, istamp);
                 } else {
                     u = ld(lists[cur] + (i - nin));
                 }
@@ -631,24 +688,13 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
             words[3 + (scans + 2) % 3] = 0;
         }
         advances++;
-        u32 collected =
-            owned_scan(dist, r.packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
-        if (threadIdx.x == 0 && collected) {
-            atomicAdd(pending, collected);
-            atomicAdd(words + 3 + scans % 3, 1);
-        }
-        grid_sync_flat(bar + 2);
-        u32 any = ld(words + 3 + scans % 3);
-        scans++;
-        if (any == 0) {
-            D m = Dist<D>::load(gm);
-            if (!(m < Dist<D>::inf())) break;
-            hi = Dist<D>::boundary(lo, m, delta);
-            collected =
-                owned_scan(dist, r.packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count, scratch);
-            if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
-            grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
-        }
+        auto scan = [&](D lo, D hi) {
+            return owned_scan(dist, r.packed, vlo, vhi, lo, hi, gm, lists[cur], &s_count,
+                              scratch);
+        };
+        u32 collected;
+        if (!owned_advance(scan, lo, delta, gm, hi, pending, words, bar, scans, collected))
+            break;
         r.hi = hi;
         cur_len = collected;
         if (prof) p_scan += clock64() - t0;
@@ -709,16 +755,8 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         }
     }
     for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[0][i] = 0;
-    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
-    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
-    if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = threadIdx.x >= 6 ? INF : 0;
-    grid_sync_flat(bar + 2);
-    bool has_source = source >= vlo && source < vhi;
-    if (has_source && threadIdx.x == 0) {
-        lists[0][0] = source;
-        atomicAdd(pending, 1);
-    }
-    grid_sync_flat(bar + 2);
+    bool has_source = owned_start(ring, chunk, ictr, words, bar, lists[0], source, vlo, vhi);
+    if (blockIdx.x == 0 && threadIdx.x < 2) gm2[threadIdx.x] = INF;  // used after a barrier
     u32 hi = delta;
     u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
     u32 lmark = 0, advances = 0, scans = 0;
@@ -763,13 +801,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
                 u32 u, du;
                 if (i < nin) {
-                    volatile u32* slot = ring + (head + i) % (2 * chunk);
-                    while ((u = *slot) == NONE) {
-                    }
-                    *slot = NONE;
-                    __threadfence();  // the slot freed before the vertex can be pushed again
-                    atomicExch(istamp + u, 0);
-                    __threadfence();  // the stamp cleared before the distance is read
+                    u = inbox_take(ring, head + i, chunk, istamp);
                     du = __ldcg(gdist + u);
                     // Expanded only if that lowered it here (else sd's lower value was
                     // or will be expanded).
@@ -806,14 +838,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                             }
                         } else if (nd < __ldcg(gdist + v[k]) && nd < atomicMin(gdist + v[k], nd) &&
                                    nd < hi) {
-                            __threadfence();  // the lowering before the stamp (see owned)
-                            if (atomicExch(istamp + v[k], 1) == 0) {
-                                atomicAdd(pending, 1);
-                                __threadfence();  // counted before it can be taken
-                                u32 o = v[k] / chunk;
-                                u32 slot = atomicAdd(ictr + o, 1) % (2 * chunk);
-                                *(volatile u32*)(inbox + (u64)o * 2 * chunk + slot) = v[k];
-                            }
+                            inbox_push(v[k], chunk, istamp, inbox, ictr, pending);
                         }
                     }
                 }
@@ -864,24 +889,9 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             __syncthreads();
             return c;
         };
-        u32 collected = scan(lo, hi);
-        if (threadIdx.x == 0 && collected) {
-            atomicAdd(pending, collected);
-            atomicAdd(words + 3 + scans % 3, 1);
-        }
-        grid_sync_flat(bar + 2);
-        u32 any = ld(words + 3 + scans % 3);
-        scans++;
-        if (any == 0) {
-            // Nothing in [lo, hi) anywhere: the bucket of the least distance beyond, or done.
-            u32 m = ld(gm);
-            if (m == INF) break;
-            u64 h = (u64)lo + ((u64)(m - lo) / delta + 1) * delta;
-            hi = h >= INF ? INF : (u32)h;
-            collected = scan(lo, hi);
-            if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
-            grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
-        }
+        u32 collected;
+        if (!owned_advance(scan, lo, delta, gm, hi, pending, words, bar, scans, collected))
+            break;
         cur_len = collected;
     }
     // Packed words, as near_far's (distance << 32 | parent): the final distances go to
