@@ -668,8 +668,8 @@ impl GpuSssp {
             self.prepare_owned()?;
         }
         // (The shared-memory strips run only where the words are packed.)
-        let shared = match method {
-            Method::Owned(_) => self.owned_shared_bytes()?,
+        let shared = match (&method, &self.owned) {
+            (Method::Owned(_), Some(o)) => o.shared_bytes.filter(|_| self.shared_strips),
             _ => None,
         };
         self.ran_shared = shared.is_some();
@@ -1112,13 +1112,6 @@ impl GpuSssp {
             }
         }
         Ok(())
-    }
-
-    /// The dynamic shared memory of owner-local near-far's shared-memory variant, when it
-    /// runs (see [`GpuSssp::set_shared_strips`]).
-    fn owned_shared_bytes(&self) -> Result<Option<u32>> {
-        let o = self.owned.as_ref().expect("prepare_owned ran");
-        Ok(o.shared_bytes.filter(|_| self.shared_strips))
     }
 
     fn launch_owned(

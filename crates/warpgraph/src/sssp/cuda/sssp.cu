@@ -725,12 +725,13 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // expands the vertex if that lowered it. A bucket's scan first folds gdist into sd, which
 // catches remote lowerings at or beyond the bucket's end. At the end dist gets packed
 // words, their parents from the tight arcs (the host makes sure every distance fits).
-// Arguments as owned's (lstamp is gdist; packed is ignored, gmin unused: its two slots are
-// words[6..8)). Dynamic shared memory: chunk distances and two bitmaps of chunk bits.
+// Arguments as owned's (lstamp is gdist; packed, flags and prof unused, and gmin too: its
+// two slots are words[6..8)). Dynamic shared memory: chunk distances and two bitmaps of
+// chunk bits.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
                              u32* gdist, u32* istamp, u32 n, u32 delta, u32 source, u32* la,
-                             u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words, u32* flags,
+                             u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
                              u32* stats) {
     extern __shared__ u32 smem[];
     __shared__ u32 s_len2[2], s_tail, s_flag, s_count;
@@ -1470,7 +1471,7 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
         D delta, u32 packed, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,    \
         u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
         owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, source, la,    \
-                        lb, inbox, ictr, bar, words, flags, stats);                            \
+                        lb, inbox, ictr, bar, words, stats);                                   \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
