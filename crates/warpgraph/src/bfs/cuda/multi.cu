@@ -87,11 +87,11 @@ extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* 
 }
 
 // The frontier's vertices of this rank as a list of local ids; each warp reserves its
-// slots with one atomic add. Vertices of BIG out-arcs or more go to `big` instead (their
-// count in *blen), for the whole grid to expand.
-#define BIG 2048
+// slots with one atomic add. A vertex of `piece` out-arcs or more goes to `big` instead,
+// as one entry (v << 32 | c) for each piece c of `piece` arcs (their count in *blen), a
+// warp to a piece: the hubs of a skewed graph are spread over the whole grid at once.
 extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, const u64* off,
-                                      u32* queue, u32* qlen, u32* big, u32* blen) {
+                                      u32* queue, u32* qlen, u64* big, u32* blen, u32 piece) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     // A warp takes 32 words a round; every lane runs the same rounds (shuffles need all).
@@ -104,8 +104,11 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
             bits &= bits - 1;
             u32 v = w * 32 + b;
             // A big vertex leaves a hole (UNREACHED) in the warps' queue.
-            if (off[v + 1] - off[v] >= BIG) {
-                big[atomicAdd(blen, 1)] = v;
+            u64 arcs = off[v + 1] - off[v];
+            if (arcs >= piece) {
+                u32 pieces = (u32)((arcs + piece - 1) / piece);
+                u32 at = atomicAdd(blen, pieces);
+                for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)v << 32 | c;
                 v = UNREACHED;
             }
             queue[at++] = v;
@@ -124,10 +127,10 @@ __device__ __forceinline__ void td_arc(u32 u, u32 t, u32 lo, u32 nl, const u32* 
     if (!(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
 }
 
-// Top-down: a warp per queued vertex, its lanes over the out-arcs; then the big vertices,
-// the whole grid striding over each one's arcs in turn.
+// Top-down: a warp per queued vertex, its lanes over the out-arcs; then a warp per piece
+// of a big vertex.
 extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u32* queue,
-                                         const u32* qlen, const u32* big, const u32* blen,
+                                         const u32* qlen, const u64* big, const u32* blen, u32 piece,
                                          u32 lo, u32 nl, const u32* visited, u32* next,
                                          u32* parent, u32* cand) {
     u32 lane = threadIdx.x & 31;
@@ -140,12 +143,13 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
         for (u64 a = off[v] + lane; a < end; a += 32)
             td_arc(lo + v, tgt[a], lo, nl, visited, next, parent, cand);
     }
-    u32 blens = *blen;
-    u64 stride = (u64)gridDim.x * blockDim.x;
-    for (u32 i = 0; i < blens; i++) {
-        u32 v = big[i];
-        u64 end = off[v + 1];
-        for (u64 a = off[v] + blockIdx.x * blockDim.x + threadIdx.x; a < end; a += stride)
+    u32 pieces = *blen;
+    for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < pieces; i += warps) {
+        u64 big_piece = big[i];
+        u32 v = big_piece >> 32;
+        u64 first = off[v] + (u64)(u32)big_piece * piece;
+        u64 end = min(off[v + 1], first + piece);
+        for (u64 a = first + lane; a < end; a += 32)
             td_arc(lo + v, tgt[a], lo, nl, visited, next, parent, cand);
     }
 }
@@ -184,15 +188,16 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
 // `next`, any rank's) as a (vertex, candidate parent) pair into `list`, its number first
 // (zero before: `clear`), then at most `cap` pairs; the parent of this rank's own
 // vertices is already in `parent` (UNREACHED in the pair). `next` and `cand` are left
-// cleared.
+// cleared, and `front` (read by this level's mbfs_queue) too, for mbfs_absorb.
 extern "C" __global__ void mbfs_list(u32* next, u32* cand, u32 words, u32 lo, u32 nl,
-                                     u32* list, u32 cap) {
+                                     u32* list, u32 cap, u32* front) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     u32* pairs = list + 1;
     for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < words; base += stride) {
         u32 w = base + lane;
         u32 bits = w < words ? next[w] : 0;
+        if (w < words && front[w]) front[w] = 0;  // for mbfs_absorb
         u32 at = warp_slots(__popc(bits), list);
         if (bits) next[w] = 0;
         while (bits) {

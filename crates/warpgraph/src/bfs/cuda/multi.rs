@@ -11,7 +11,7 @@
 //! parents. The frontier and the visited set are bitmaps of the whole graph, the same on
 //! every GPU. Each level is either
 //! - top-down: every GPU queues its own frontier vertices (a prefix sum per warp), expands
-//!   them a warp each (those of 2048 arcs or more by the whole grid, one after the other)
+//!   them a warp each (those of 256 arcs or more cut into pieces of 256, a warp each)
 //!   and, for each unvisited target, sets its bit and lowers its parent to the expanding
 //!   vertex by an atomic min, wherever the target lives. While the frontier has at most
 //!   131,072 out-arcs (no GPU can find more vertices), every GPU packs all it found into
@@ -143,7 +143,8 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     // (Every vertex's out-degree, and at setup its range's part to all-gather.)
     graph
         + 4 * (3 * words + p.seg as u64)
-        + 4 * 4 * local
+        + 4 * 3 * local
+        + 8 * pieces_bound(g.out(), r) as u64
         + 4 * 32 * words
         + 4 * local
         + lists
@@ -151,6 +152,20 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         + exchange
         + tree
         + 64
+}
+
+/// Out-arcs a warp expands at once of a frontier vertex with at least as many (multi.cu's
+/// `piece`): the hubs of a skewed graph are cut into pieces that the whole grid shares.
+const PIECE: u64 = 256;
+
+/// Entries the list of big vertices' pieces can need for the vertices `r` of `c`.
+fn pieces_bound(c: &Csr, r: std::ops::Range<usize>) -> usize {
+    r.into_par_iter()
+        .map(|v| match c.degree(v as VertexId) {
+            d if d >= PIECE => d.div_ceil(PIECE) as usize,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Breadth-first searches of `g` from every one of `sources` on the team `spec` (this
@@ -341,8 +356,8 @@ struct RankState {
     list_cap: usize,
     own: CudaSlice<u32>,
     queue: CudaSlice<u32>,
-    /// The frontier's vertices of many arcs (expanded by the whole grid).
-    big: CudaSlice<u32>,
+    /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece).
+    big: CudaSlice<u64>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
@@ -508,7 +523,7 @@ impl RankState {
             deg: gpu.zeros(32 * words)?,
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
-            big: gpu.zeros(local)?,
+            big: gpu.zeros(pieces_bound(g.out(), r.clone()).max(1))?,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
             gather,
@@ -744,6 +759,7 @@ impl RankState {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
         let peers = (m.world - 1) as u32;
+        let piece = PIECE as u32;
         let mut b = stream.launch_builder(&self.k.queue);
         b.arg(&self.front)
             .arg(&lo_word)
@@ -752,9 +768,10 @@ impl RankState {
             .arg(&mut self.queue)
             .arg(&mut self.counters.qlen)
             .arg(&mut self.big)
-            .arg(&mut self.counters.blen);
-        // SAFETY: matches mbfs_queue; the queue and big hold 32 * seg entries, enough for
-        // every vertex of the range.
+            .arg(&mut self.counters.blen)
+            .arg(&piece);
+        // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
+        // vertex of the range, and big pieces_bound's, enough for every piece of them.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         let mut b = stream.launch_builder(&self.k.top_down);
         b.arg(&self.out.0)
@@ -763,6 +780,7 @@ impl RankState {
             .arg(&self.counters.qlen)
             .arg(&self.big)
             .arg(&self.counters.blen)
+            .arg(&piece)
             .arg(&self.lo)
             .arg(&self.nl)
             .arg(&self.visited)
@@ -815,8 +833,9 @@ impl RankState {
             .arg(&self.lo)
             .arg(&self.nl)
             .arg(&mut self.counters.list)
-            .arg(&cap32);
-        // SAFETY: matches mbfs_list; next covers `words` words, cand every vertex where
+            .arg(&cap32)
+            .arg(&mut self.front);
+        // SAFETY: matches mbfs_list; next and front cover `words` words, cand every vertex where
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         m.comm
@@ -825,7 +844,6 @@ impl RankState {
                 &mut self.lists.slice_mut(..m.world * len),
             )
             .map_err(nccl_err)?;
-        stream.memset_zeros(&mut self.front).map_err(gpu_err)?;
         let len32 = len as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
