@@ -725,14 +725,14 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // expands the vertex if that lowered it. A bucket's scan first folds gdist into sd, which
 // catches remote lowerings at or beyond the bucket's end. At the end dist gets packed
 // words, their parents from the tight arcs (the host makes sure every distance fits).
-// Arguments as owned's (lstamp is gdist; packed, flags and prof unused, and gmin too: its
-// two slots are words[6..8)). Dynamic shared memory: chunk distances and two bitmaps of
-// chunk bits.
+// Arguments as owned's (lstamp is gdist; packed and flags unused, and gmin too: its two
+// slots are words[6..8)). Dynamic shared memory: chunk distances and two bitmaps of chunk
+// bits.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
                              u32* gdist, u32* istamp, u32 n, u32 delta, u32 source, u32* la,
                              u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
-                             u32* stats) {
+                             u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
     __shared__ u32 s_len2[2], s_tail, s_flag, s_count;
     __shared__ u64 scratch[WARPS_MAX];
@@ -762,6 +762,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
     u32 lmark = 0, advances = 0, scans = 0;
     u64 expanded = 0;
+    u64 p_local = 0, p_idle = 0, p_scan = 0;  // the profile, as owned's
     for (;;) {
         // The bucket below hi, asynchronously. Two list counters alternate by pass (one
         // barrier a pass), thread 0 reads the inbox's tail as soon as its own expansions
@@ -776,6 +777,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         }
         int unapplied = 0;
         for (;;) {
+            u64 t0 = prof ? clock64() : 0;
             __syncthreads();
             u32 tail = s_tail;
             u32 nin = tail - head, len = nin + cur_len;
@@ -789,6 +791,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                     s_flag = *(volatile u32*)pending == 0;
                 }
                 __syncthreads();
+                if (prof) p_idle += clock64() - t0;
                 if (s_flag) break;
                 if (threadIdx.x == 0) {
                     __nanosleep(32);
@@ -857,7 +860,9 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             }
             cur = nxt;
             cur_len = next_len;
+            if (prof) p_local += clock64() - t0;
         }
+        u64 t0 = prof ? clock64() : 0;
         // Every block saw the bucket done; none counts anything until all have.
         grid_sync_flat(bar + 2);
         u32 lo = hi;
@@ -891,9 +896,17 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             return c;
         };
         u32 collected;
-        if (!owned_advance(scan, lo, delta, gm, hi, pending, words, bar, scans, collected))
-            break;
+        bool more = owned_advance(scan, lo, delta, gm, hi, pending, words, bar, scans, collected);
+        if (prof) p_scan += clock64() - t0;
+        if (!more) break;
         cur_len = collected;
+    }
+    if (prof && threadIdx.x == 0) {
+        u64* p = prof + 4 * blockIdx.x;
+        p[0] = p_local;
+        p[1] = lmark;
+        p[2] = p_idle;
+        p[3] = p_scan;
     }
     // Packed words, as near_far's (distance << 32 | parent): the final distances go to
     // gdist and, without a parent yet, to dist; then every tight arc u -> v lowers v's
@@ -1471,7 +1484,7 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
         D delta, u32 packed, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,    \
         u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
         owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, source, la,    \
-                        lb, inbox, ictr, bar, words, stats);                                   \
+                        lb, inbox, ictr, bar, words, stats, prof);                             \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
