@@ -580,6 +580,18 @@ __device__ __forceinline__ bool owned_advance(const Scan& scan, D lo, D delta, D
     return true;
 }
 
+// owned's profile of this block (measuring, when prof is given): clocks in local passes,
+// local passes, clocks idle, clocks in scans and their barriers.
+__device__ __forceinline__ void owned_profile(u64* prof, u64 local, u32 passes, u64 idle,
+                                              u64 scan) {
+    if (!prof || threadIdx.x != 0) return;
+    u64* p = prof + 4 * blockIdx.x;
+    p[0] = local;
+    p[1] = passes;
+    p[2] = idle;
+    p[3] = scan;
+}
+
 // Owner-local near-far (road-like graphs: small degrees, arcs mostly between vertices of
 // close numbers), one cooperative launch. Block b owns the vertices [b * chunk, (b + 1) *
 // chunk) and alone expands them. Within a bucket the blocks run asynchronously: a block
@@ -621,8 +633,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
     u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
     u32 lmark = 0, advances = 0, scans = 0;
     u64 expanded = 0;
-    // Profile (measuring, when prof is given): per block, clocks in local passes, local
-    // passes, clocks idle, clocks in scans and their barriers.
+    // The profile (see owned_profile).
     u64 p_local = 0, p_idle = 0, p_scan = 0;
     for (;;) {
         // The bucket below r.hi, asynchronously.
@@ -699,13 +710,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
         cur_len = collected;
         if (prof) p_scan += clock64() - t0;
     }
-    if (prof && threadIdx.x == 0) {
-        u64* p = prof + 4 * blockIdx.x;
-        p[0] = p_local;
-        p[1] = lmark;
-        p[2] = p_idle;
-        p[3] = p_scan;
-    }
+    owned_profile(prof, p_local, lmark, p_idle, p_scan);
     // stats[2] is zeroed by the host when it reads the counts (tracing).
     if (threadIdx.x == 0) atomicAdd(stats + 2, (u32)expanded);
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -901,13 +906,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         if (!more) break;
         cur_len = collected;
     }
-    if (prof && threadIdx.x == 0) {
-        u64* p = prof + 4 * blockIdx.x;
-        p[0] = p_local;
-        p[1] = lmark;
-        p[2] = p_idle;
-        p[3] = p_scan;
-    }
+    owned_profile(prof, p_local, lmark, p_idle, p_scan);
     // Packed words, as near_far's (distance << 32 | parent): the final distances go to
     // gdist and, without a parent yet, to dist; then every tight arc u -> v lowers v's
     // word to u's by an atomic minimum, which leaves the smallest such u (the CPU's rule).
