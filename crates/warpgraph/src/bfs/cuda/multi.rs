@@ -981,3 +981,33 @@ fn between(a: &Option<CudaEvent>, b: &Option<CudaEvent>) -> Result<String> {
         _ => Ok("-".into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Weights;
+
+    /// A CSR whose vertex v has degrees[v] arcs (to vertex 0).
+    fn with_degrees(degrees: &[u64]) -> Csr {
+        let mut offsets = vec![0u64];
+        for d in degrees {
+            offsets.push(offsets.last().unwrap() + d);
+        }
+        let targets = vec![0u32; *offsets.last().unwrap() as usize];
+        Csr::from_raw(offsets.into(), targets.into(), Weights::None)
+    }
+
+    #[test]
+    fn every_piece_of_every_big_vertex_is_counted() {
+        // Below PIECE arcs a vertex is no piece; at PIECE one; then one more per PIECE.
+        let c = with_degrees(&[0, 1, 255, 256, 257, 512, 513, 70_000]);
+        assert_eq!(pieces_bound(&c, 0..3), 0);
+        assert_eq!(pieces_bound(&c, 3..4), 1);
+        assert_eq!(pieces_bound(&c, 4..5), 2);
+        assert_eq!(pieces_bound(&c, 5..6), 2);
+        assert_eq!(pieces_bound(&c, 6..7), 3);
+        assert_eq!(pieces_bound(&c, 7..8), 70_000usize.div_ceil(256));
+        assert_eq!(pieces_bound(&c, 0..8), 1 + 2 + 2 + 3 + 274);
+        assert_eq!(pieces_bound(&c, 4..4), 0);
+    }
+}
