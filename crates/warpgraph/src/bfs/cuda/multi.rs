@@ -140,13 +140,14 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         0
     };
     let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
-    // (Every vertex's out-degree, and at setup its range's part to all-gather.)
+    // Its queue, depths and parents, and the pieces of its big frontier vertices.
+    let queues = 4 * 3 * local + 8 * pieces_bound(g.out(), r) as u64;
+    // Every vertex's out-degree, and at setup its range's part to all-gather.
+    let degrees = 4 * 32 * words + 4 * local;
     graph
         + 4 * (3 * words + p.seg as u64)
-        + 4 * 3 * local
-        + 8 * pieces_bound(g.out(), r) as u64
-        + 4 * 32 * words
-        + 4 * local
+        + queues
+        + degrees
         + lists
         + 4 * (world as u64 + 1) * world as u64
         + exchange
