@@ -37,7 +37,7 @@
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level with long lists); the graph is uploaded
 //! once for any number of sources. `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
-//! the step, of the exchange, and the host's.
+//! the step, of the exchange, the host's, and the GPU's wait for the host before the level.
 
 use std::time::Instant;
 
@@ -606,6 +606,9 @@ impl RankState {
         // The frontier before this one (Beamer: back to top-down only while shrinking).
         let mut prev_nf = 0u64;
         let trace = std::env::var_os("WARPGRAPH_TRACE").is_some();
+        // The last level's end (tracing): the GPU's wait for the host is from it to the
+        // next level's start.
+        let mut ended: Option<CudaEvent> = None;
         while nf > 0 {
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
@@ -671,13 +674,15 @@ impl RankState {
             if trace {
                 eprintln!(
                     "rank {} level {level:>4} {} found {nf} vertices, {mf} arcs; GPU {} ms, \
-                     exchange {} ms, host {:.3} ms",
+                     exchange {} ms, host {:.3} ms, GPU waiting before {} ms",
                     m.rank,
                     if bottom_up { "bottom-up" } else { "top-down " },
                     between(&e0, &e1)?,
                     between(&e1, &e2)?,
-                    lt.elapsed().as_secs_f64() * 1e3
+                    lt.elapsed().as_secs_f64() * 1e3,
+                    between(&ended, &e0)?,
                 );
+                ended = e2;
             }
         }
         if gather {
