@@ -24,9 +24,11 @@
 //!   our design. The same buckets, but each block (one per multiprocessor) owns a range
 //!   of vertices and alone expands them, asynchronously within a bucket: local passes
 //!   over its own list with block barriers only, a lowered vertex of another block sent
-//!   to that block's inbox (a ring it takes in at its next local pass), a global count of
-//!   listed and sent vertices telling every block when the bucket is done. On a grid a
-//!   wave crosses into another block's strip without waiting for a grid barrier.
+//!   to that block's inbox (a ring it takes in at its next local pass; where the strips'
+//!   distances fit in shared memory, a bit per vertex that the owner takes at the end of
+//!   each pass), a global count of listed and sent vertices telling every block when the
+//!   bucket is done. On a grid a wave crosses into another block's strip without waiting
+//!   for a grid barrier.
 //! - `bellman-ford-queue` (and `auto` with negative weights, and Johnson's potentials): the
 //!   same kernel with one bucket of infinite width: a work-list of the vertices changed by
 //!   the last pass, without duplicates, ordered in the spirit of SLF/LLL (our design):

@@ -512,6 +512,17 @@ __device__ __forceinline__ void inbox_push(u32 v, u32 chunk, u32* istamp, u32* i
     }
 }
 
+// owned_shared's send of v, just lowered below the bucket's end in gdist, to its owner:
+// v's bit in `sent`, counted in *pending first (and uncounted if it was set already), and
+// the lowering fenced before the bit, so that the owner, which clears the bit before it
+// reads the distance, sees it.
+__device__ __forceinline__ void send_bit(u32 v, u32* sent, u32* pending) {
+    atomicAdd(pending, 1);
+    __threadfence();  // the lowering and the count before the bit
+    u32 bit = 1u << (v % 32);
+    if (atomicOr(sent + v / 32, bit) & bit) atomicSub(pending, 1);
+}
+
 // The owner's relaxation of u's arcs (see owned): own targets join the next list (r.next,
 // counter r.ctr), others their owner's inbox.
 template <typename W, typename D>
@@ -726,8 +737,12 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // target of the block is lowered by a shared atomic minimum, and joins the next list once
 // (two bitmaps in shared memory: a list's bits are cleared as it is read). Another
 // block's target is lowered in `gdist` (every vertex, global) and, below the bucket's end,
-// pushed to its owner's inbox as in owned; the owner takes gdist's value into sd and
-// expands the vertex if that lowered it. A bucket's scan first folds gdist into sd, which
+// sent to its owner as a bit in `sent` (istamp's words: a bit per vertex), counted in
+// pending (send_bit); at the end of each pass the owner takes the bits of its range (one
+// word a thread), and each vertex taken joins its next list if gdist's value lowered it
+// in sd. (A bitmap needs no ring, no stamps and no waiting for a slot: a send is one
+// atomic OR after the count, a taking one atomic AND per word.) A bucket's scan first
+// folds gdist into sd, which
 // catches remote lowerings at or beyond the bucket's end. At the end dist gets packed
 // words, their parents from the tight arcs (the host makes sure every distance fits).
 // Arguments as owned's (lstamp is gdist; packed and flags unused, and gmin too: its two
@@ -739,7 +754,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                              u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
                              u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
-    __shared__ u32 s_len2[2], s_tail, s_flag, s_count;
+    __shared__ u32 s_len2[2], s_took, s_flag, s_count;
     __shared__ u64 scratch[WARPS_MAX];
     const u32 INF = Dist<u32>::inf();
     u32 chunk = (n + gridDim.x - 1) / gridDim.x;
@@ -764,63 +779,47 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     bool has_source = owned_start(ring, chunk, ictr, words, bar, lists[0], source, vlo, vhi);
     if (blockIdx.x == 0 && threadIdx.x < 2) gm2[threadIdx.x] = INF;  // used after a barrier
     u32 hi = delta;
-    u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
-    u32 lmark = 0, advances = 0, scans = 0;
+    u32 cur = 0, cur_len = has_source ? 1 : 0;
+    u32 lmark = 0, passes = 0, advances = 0, scans = 0;
     u64 expanded = 0;
     u64 p_local = 0, p_idle = 0, p_scan = 0;  // the profile, as owned's
+    u32* sent = istamp;  // a bit per vertex: sent to its owner, not yet taken
     for (;;) {
         // The bucket below hi, asynchronously. Two list counters alternate by pass (one
-        // barrier a pass), thread 0 reads the inbox's tail as soon as its own expansions
-        // are done, and the block's change to `pending` (its lists' growth less its
-        // expansions) is added only when it runs out of work: until then pending counts
-        // at least what the block started with or took from its inbox, so it cannot
-        // reach 0 while the block is busy.
+        // barrier a pass). A pass expands the list, then takes what other blocks sent
+        // (the block's bits of `sent`) into the next list; the block's change to
+        // `pending` (its lists' growth less its expansions and takings) is added only
+        // when it runs out of work: until then pending counts at least what the block
+        // started with or was sent, so it cannot reach 0 while the block is busy.
         if (threadIdx.x == 0) {
-            s_tail = *(volatile u32*)(ictr + blockIdx.x);
             s_len2[0] = 0;
             s_len2[1] = 0;
+            s_took = 0;
         }
         int unapplied = 0;
         for (;;) {
             u64 t0 = prof ? clock64() : 0;
             __syncthreads();
-            u32 tail = s_tail;
-            u32 nin = tail - head, len = nin + cur_len;
-            if (len == 0) {
-                if (threadIdx.x == 0) {
-                    if (unapplied != 0) {
-                        __threadfence();  // this block's relaxations before it is uncounted
-                        atomicAdd(pending, (u32)unapplied);
-                        unapplied = 0;
-                    }
-                    s_flag = *(volatile u32*)pending == 0;
-                }
-                __syncthreads();
-                if (prof) p_idle += clock64() - t0;
-                if (s_flag) break;
-                if (threadIdx.x == 0) {
-                    __nanosleep(32);
-                    s_tail = *(volatile u32*)(ictr + blockIdx.x);
-                }
-                continue;
-            }
+            u32 len = cur_len;
             lmark++;
+            passes += len != 0;
             u32 nxt = cur ^ 1;
             u32* ctr = s_len2 + (lmark & 1);
-            for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
-                u32 u, du;
-                if (i < nin) {
-                    u = inbox_take(ring, head + i, chunk, istamp);
-                    du = __ldcg(gdist + u);
-                    // Expanded only if that lowered it here (else sd's lower value was
-                    // or will be expanded).
-                    if (!(du < atomicMin(sd + (u - vlo), du))) u = NONE;
-                } else {
-                    u = ld(lists[cur] + (i - nin));
-                    atomicAnd(bm[cur] + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
-                    du = sd[u - vlo];
+            // v (this block's) joins the next list once, if nd lowered it below hi in sd.
+            auto join = [&](u32 v, u32 nd) {
+                u32 l = v - vlo;
+                if (nd < sd[l] && nd < atomicMin(sd + l, nd) && nd < hi) {
+                    u32 bit = 1u << (l % 32);
+                    if (!(atomicOr(bm[nxt] + l / 32, bit) & bit)) {
+                        u32 at = atomicAdd(ctr, 1);
+                        lists[nxt][at] = v;
+                    }
                 }
-                if (u == NONE) continue;
+            };
+            for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
+                u32 u = ld(lists[cur] + i);
+                atomicAnd(bm[cur] + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
+                u32 du = sd[u - vlo];
                 // (The rows through the read-only cache.)
                 u64 e1 = __ldg(off + u + 1);
                 for (u64 e = __ldg(off + u); e < e1; e += UNROLL) {
@@ -836,35 +835,60 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                     for (int k = 0; k < UNROLL; k++) {
                         if (v[k] == NONE) continue;
                         u32 nd = du + w[k];
-                        if (v[k] >= vlo && v[k] < vhi) {
-                            u32 l = v[k] - vlo;
-                            if (nd < sd[l] && nd < atomicMin(sd + l, nd) && nd < hi) {
-                                u32 bit = 1u << (l % 32);
-                                if (!(atomicOr(bm[nxt] + l / 32, bit) & bit)) {
-                                    u32 at = atomicAdd(ctr, 1);
-                                    lists[nxt][at] = v[k];
-                                }
-                            }
-                        } else if (nd < __ldcg(gdist + v[k]) && nd < atomicMin(gdist + v[k], nd) &&
-                                   nd < hi) {
-                            inbox_push(v[k], chunk, istamp, inbox, ictr, pending);
-                        }
+                        if (v[k] >= vlo && v[k] < vhi)
+                            join(v[k], nd);
+                        else if (nd < __ldcg(gdist + v[k]) && nd < atomicMin(gdist + v[k], nd) &&
+                                 nd < hi)
+                            send_bit(v[k], sent, pending);
                     }
                 }
             }
-            u32 t = 0;
-            if (threadIdx.x == 0) t = *(volatile u32*)(ictr + blockIdx.x);
+            // What other blocks sent: each bit taken (cleared) before its distance is
+            // read, so that a lowering this misses sets it again.
+            u32 took = 0;
+            for (u32 x = vlo / 32 + threadIdx.x; x * 32 < vhi; x += blockDim.x) {
+                u32 mask = 0xffffffffu;
+                if (x * 32 < vlo) mask &= 0xffffffffu << (vlo % 32);
+                if (x * 32 + 32 > vhi) mask &= 0xffffffffu >> (32 - vhi % 32);
+                u32 bits = __ldcg(sent + x) & mask;
+                if (!bits) continue;
+                bits &= atomicAnd(sent + x, ~bits);
+                __threadfence();  // the bits cleared before the distances are read
+                while (bits) {
+                    u32 v = x * 32 + __ffs(bits) - 1;
+                    bits &= bits - 1;
+                    took++;
+                    join(v, __ldcg(gdist + v));
+                }
+            }
+            if (took) atomicAdd(&s_took, took);
             __syncthreads();
-            head = tail;
             u32 next_len = *ctr;
             if (threadIdx.x == 0) {
                 s_len2[(lmark + 1) & 1] = 0;  // last read before this pass's first barrier
-                s_tail = t;
                 expanded += len;
-                unapplied += (int)next_len - (int)len;
+                unapplied += (int)next_len - (int)len - (int)s_took;
+                s_took = 0;
             }
             cur = nxt;
             cur_len = next_len;
+            if (next_len == 0) {
+                // Out of work: the block's change applied, then done if nothing is
+                // pending anywhere, else another look at what was sent.
+                if (threadIdx.x == 0) {
+                    if (unapplied != 0) {
+                        __threadfence();  // this block's relaxations before it is uncounted
+                        atomicAdd(pending, (u32)unapplied);
+                        unapplied = 0;
+                    }
+                    s_flag = *(volatile u32*)pending == 0;
+                }
+                __syncthreads();
+                if (prof) p_idle += clock64() - t0;
+                if (s_flag) break;
+                if (threadIdx.x == 0) __nanosleep(32);
+                continue;
+            }
             if (prof) p_local += clock64() - t0;
         }
         u64 t0 = prof ? clock64() : 0;
@@ -906,7 +930,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         if (!more) break;
         cur_len = collected;
     }
-    owned_profile(prof, p_local, lmark, p_idle, p_scan);
+    owned_profile(prof, p_local, passes, p_idle, p_scan);
     // Packed words, as near_far's (distance << 32 | parent): the final distances go to
     // gdist and, without a parent yet, to dist; then every tight arc u -> v lowers v's
     // word to u's by an atomic minimum, which leaves the smallest such u (the CPU's rule).
@@ -927,7 +951,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     }
     if (threadIdx.x == 0) atomicAdd(stats + 2, (u32)expanded);
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        stats[0] = lmark;
+        stats[0] = passes;
         stats[1] = advances;
     }
 }
