@@ -699,19 +699,38 @@ impl GpuSssp {
             self.launch_parents(source, !g.is_directed())?;
         }
         let done = timer.kernels_done(&self.gpu)?;
+        // While the GPU works: the result's memory written once, in parallel, so that its
+        // pages are mapped (a fresh allocation faults on first touch, which for 2^22
+        // vertices cost the host more than the copy) before the words arrive.
+        let n = self.n as usize;
+        let mut dist = premapped(n, A::D::from_bits(0));
+        let mut parent = premapped(n, 0u32);
         let flags = self.gpu.read_pinned(&self.flags, 3, &mut self.flags_host)?;
         let (overflow, cycle, cyclic_parents) =
             (flags[0] != 0, flags[1] != 0 || spmv_cycle, flags[2] != 0);
-        let n = self.n as usize;
+        let copied = Instant::now();
         let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
-        // In parallel: the copies' pages are first touched here.
-        let (dist, packed_parent): (Vec<A::D>, Vec<u32>) = match packed {
-            true => bits.par_iter().map(|&b| A::D::from_word(b)).unzip(),
-            false => (
-                bits.par_iter().map(|&b| A::D::from_bits(b)).collect(),
-                Vec::new(),
-            ),
-        };
+        let unpacked = Instant::now();
+        match packed {
+            true => dist
+                .par_iter_mut()
+                .zip(parent.par_iter_mut())
+                .zip(bits.par_iter())
+                .for_each(|((d, p), &b)| (*d, *p) = A::D::from_word(b)),
+            false => dist
+                .par_iter_mut()
+                .zip(bits.par_iter())
+                .for_each(|(d, &b)| *d = A::D::from_bits(b)),
+        }
+        if knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0) > 0 {
+            eprintln!(
+                "host: {:.3} ms from the start to the kernels' end (the result's memory \
+                 mapped meanwhile), {:.3} ms copying the distances, {:.3} ms taking them apart",
+                (copied - start).as_secs_f64() * 1e3,
+                (unpacked - copied).as_secs_f64() * 1e3,
+                unpacked.elapsed().as_secs_f64() * 1e3
+            );
+        }
         if cycle {
             // The GPU proved a cycle; the CPU's Bellman-Ford names it.
             return Err(cycle_named_by(cpu::bellman_ford_with(
@@ -727,16 +746,15 @@ impl GpuSssp {
         }
         // A chosen arc of weight <= 0 could close a cycle of parents: then the host's
         // breadth-first search over tight arcs decides.
-        let parent = if packed {
-            packed_parent
-        } else if cyclic_parents {
-            cpu::derive_parents(csr, w, !g.is_directed(), &dist, source)?
-        } else {
+        // (Packed words held the parents.)
+        if !packed && cyclic_parents {
+            parent = cpu::derive_parents(csr, w, !g.is_directed(), &dist, source)?;
+        } else if !packed {
             let p = self
                 .gpu
                 .read_pinned(&self.parent, n, &mut self.parent_host)?;
-            p.par_iter().copied().collect()
-        };
+            parent.par_iter_mut().zip(p).for_each(|(o, &x)| *o = x);
+        }
         let mut times = timer.finish(&done)?;
         times.total_seconds = start.elapsed().as_secs_f64();
         Ok((
@@ -1330,6 +1348,13 @@ const EVERYWHERE: u32 = u32::MAX;
 /// Distances of packed words stay below this (2^31 - 1: the distance of INT64_MAX, the
 /// kernels' infinity, as a word).
 const PACKED_LIMIT: f64 = 2_147_483_647.0;
+
+/// `n` copies of `x`, written in parallel: the vector's pages are mapped when it returns.
+fn premapped<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.par_extend(rayon::iter::repeat_n(x, n));
+    v
+}
 
 /// A bucket width as the kernel takes it.
 enum DeviceDelta {
