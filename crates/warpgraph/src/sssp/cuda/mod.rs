@@ -51,7 +51,8 @@
 //!   exceed four times the arcs.
 //!
 //! For measuring: `WARPGRAPH_SSSP_TRACE=1` prints near-far's passes, buckets and vertex
-//! expansions of each search to stderr (`=2` adds where the time goes: near-far's passes
+//! expansions of each search, and the host's time to copy and take apart the result, to
+//! stderr (`=2` adds where the time goes: near-far's passes
 //! by list length, owner-local's clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X`
 //! replaces the automatic width's factor ([`AUTO_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1`
 //! turns `auto`'s owner-local design off or on whatever the graph
