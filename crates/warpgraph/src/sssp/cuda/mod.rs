@@ -691,7 +691,13 @@ impl GpuSssp {
                 .launch_buckets(A::D::device_delta(width))
                 .map(|_| false)?,
             Method::Owned(width) => self
-                .launch_owned(A::D::device_delta(width), packed, source, shared)
+                .launch_owned(
+                    A::D::device_delta(width),
+                    packed,
+                    source,
+                    shared,
+                    !g.is_directed(),
+                )
                 .map(|_| false)?,
         };
         // Parents on the GPU (meaningless, and ignored, when the search failed), unless
@@ -1141,8 +1147,14 @@ impl GpuSssp {
         packed: bool,
         source: u32,
         shared: Option<u32>,
+        symmetric: bool,
     ) -> Result<()> {
-        let packed = u32::from(packed);
+        // (The shared variant always packs; in that place it takes whether the graph is
+        // symmetric, to pull the parents.)
+        let packed = match shared {
+            Some(_) => u32::from(symmetric),
+            None => u32::from(packed),
+        };
         let level = knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0);
         let trace = level > 0;
         let stream = self.gpu.stream().clone();

@@ -745,12 +745,14 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // folds gdist into sd, which
 // catches remote lowerings at or beyond the bucket's end. At the end dist gets packed
 // words, their parents from the tight arcs (the host makes sure every distance fits).
-// Arguments as owned's (lstamp is gdist; packed and flags unused, and gmin too: its two
-// slots are words[6..8)). Dynamic shared memory: chunk distances and two bitmaps of chunk
+// Arguments as owned's, but `pull` in packed's place (the words are always packed here;
+// pull: the graph is symmetric); lstamp is gdist; flags unused, and gmin too: its two
+// slots are words[6..8). Dynamic shared memory: chunk distances and two bitmaps of chunk
 // bits.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
-                             u32* gdist, u32* istamp, u32 n, u32 delta, u32 source, u32* la,
+                             u32* gdist, u32* istamp, u32 n, u32 delta, u32 pull, u32 source,
+                             u32* la,
                              u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
                              u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
@@ -931,16 +933,32 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         cur_len = collected;
     }
     owned_profile(prof, p_local, passes, p_idle, p_scan);
-    // Packed words, as near_far's (distance << 32 | parent): the final distances go to
-    // gdist and, without a parent yet, to dist; then every tight arc u -> v lowers v's
-    // word to u's by an atomic minimum, which leaves the smallest such u (the CPU's rule).
-    for (u32 i = threadIdx.x; vlo + i < vhi; i += blockDim.x) {
+    // Packed words, as near_far's (distance << 32 | parent), the parent the smallest tail
+    // of a tight arc (the CPU's rule). With `pull` (a symmetric graph) v's in-arcs are its
+    // own row, sorted, so the first tight arc names it: the final distances go to gdist,
+    // then each vertex writes its word once.
+    if (pull) {
+        for (u32 i = threadIdx.x; vlo + i < vhi; i += blockDim.x) gdist[vlo + i] = sd[i];
+        grid_sync_flat(bar + 2);
+        for (u32 v = vlo + threadIdx.x; v < vhi; v += blockDim.x) {
+            u32 dv = sd[v - vlo], p = v == source ? v : NONE;
+            for (u64 e = off[v], e1 = off[v + 1]; dv != INF && p == NONE && e < e1; e++) {
+                u32 u = tgt[e], du = __ldcg(gdist + u);
+                if (du != INF && du + (u32)wt[e] == dv) p = u;
+            }
+            dist[v] = dv == INF ? Dist<i64>::inf() : Packing<i64>::pack(dv, p);
+        }
+    }
+    // Otherwise the final distances go to gdist and, without a parent yet, to dist; then
+    // every tight arc u -> v lowers v's word to u's by an atomic minimum, which leaves
+    // the smallest such u.
+    for (u32 i = threadIdx.x; !pull && vlo + i < vhi; i += blockDim.x) {
         u32 v = vlo + i, d = sd[i];
         gdist[v] = d;
         dist[v] = d == INF ? Dist<i64>::inf() : Packing<i64>::pack(d, v == source ? v : NONE);
     }
-    grid_sync_flat(bar + 2);
-    for (u32 u = vlo + threadIdx.x; u < vhi; u += blockDim.x) {
+    if (!pull) grid_sync_flat(bar + 2);
+    for (u32 u = vlo + threadIdx.x; !pull && u < vhi; u += blockDim.x) {
         u32 du = sd[u - vlo];
         if (du == INF) continue;
         for (u64 e = off[u], e1 = off[u + 1]; e < e1; e++) {
@@ -1504,10 +1522,10 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(1024, 1) sssp_owned_shared_##SUFFIX(          \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* gdist, u32* istamp, u32 n,  \
-        D delta, u32 packed, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,    \
+        D delta, u32 pull, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,      \
         u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
-        owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, source, la,    \
-                        lb, inbox, ictr, bar, words, stats, prof);                             \
+        owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, pull, source,  \
+                        la, lb, inbox, ictr, bar, words, stats, prof);                         \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
