@@ -742,9 +742,9 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // word a thread), and each vertex taken joins its next list if gdist's value lowered it
 // in sd. (A bitmap needs no ring, no stamps and no waiting for a slot: a send is one
 // atomic OR after the count, a taking one atomic AND per word.) A bucket's scan first
-// folds gdist into sd, which
-// catches remote lowerings at or beyond the bucket's end. At the end dist gets packed
-// words, their parents from the tight arcs (the host makes sure every distance fits).
+// folds gdist into sd, which catches remote lowerings at or beyond the bucket's end. At
+// the end dist gets packed words, their parents from the tight arcs (the host makes sure
+// every distance fits).
 // Arguments as owned's, but `pull` in packed's place (the words are always packed here;
 // pull: the graph is symmetric); lstamp is gdist; flags unused, and gmin too: its two
 // slots are words[6..8). Dynamic shared memory: chunk distances and two bitmaps of chunk
@@ -752,8 +752,7 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
                              u32* gdist, u32* istamp, u32 n, u32 delta, u32 pull, u32 source,
-                             u32* la,
-                             u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
+                             u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
                              u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
     __shared__ u32 s_len2[2], s_took, s_flag, s_count;
