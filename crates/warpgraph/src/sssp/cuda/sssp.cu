@@ -544,13 +544,11 @@ __device__ __forceinline__ void owned_relax(const Relax<W, D>& r, u32 u, D du, u
     }
 }
 
-// owned's start, every block alike (its own range's stamps set before): empty inbox
-// rings and tails, words[0..8) zero, then the source in its owner's first list, counted
-// in words[0] (pending). Returns whether this block owns the source.
-__device__ __forceinline__ bool owned_start(u32* ring, u32 chunk, u32* ictr, u32* words, u32* bar,
-                                            u32* first, u32 source, u32 vlo, u32 vhi) {
-    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
-    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
+// The start of owned and owned_shared, every block alike (its own range's state set
+// before): words[0..8) zero, then the source in its owner's first list, counted in
+// words[0] (pending). Returns whether this block owns the source.
+__device__ __forceinline__ bool owned_start(u32* words, u32* bar, u32* first, u32 source,
+                                            u32 vlo, u32 vhi) {
     if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = 0;
     grid_sync_flat(bar + 2);
     bool has_source = source >= vlo && source < vhi;
@@ -638,7 +636,10 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
         lstamp[v] = 0;
         istamp[v] = 0;
     }
-    bool has_source = owned_start(ring, chunk, ictr, words, bar, lists[0], source, vlo, vhi);
+    // An empty inbox ring and tail.
+    for (u32 i = threadIdx.x; i < 2 * chunk; i += blockDim.x) ring[i] = NONE;
+    if (threadIdx.x == 0) ictr[blockIdx.x] = 0;
+    bool has_source = owned_start(words, bar, lists[0], source, vlo, vhi);
     Relax<W, D> r = {off, tgt, wt, dist, lstamp, flags, delta, nullptr, nullptr, 0,
                      packed != 0};
     u32 cur = 0, cur_len = has_source ? 1 : 0, head = 0;
@@ -746,14 +747,14 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // the end dist gets packed words, their parents from the tight arcs (the host makes sure
 // every distance fits).
 // Arguments as owned's, but `pull` in packed's place (the words are always packed here;
-// pull: the graph is symmetric); lstamp is gdist; flags unused, and gmin too: its two
-// slots are words[6..8). Dynamic shared memory: chunk distances and two bitmaps of chunk
+// pull: the graph is symmetric) and no inbox; lstamp is gdist; flags unused, and gmin
+// too: its two slots are words[6..8). (The kernel sssp_owned_shared_* takes owned's
+// list, inbox and ring tails included, and passes on what this uses.) Dynamic shared memory: chunk distances and two bitmaps of chunk
 // bits.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
                              u32* gdist, u32* istamp, u32 n, u32 delta, u32 pull, u32 source,
-                             u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar, u32* words,
-                             u32* stats, u64* prof) {
+                             u32* la, u32* lb, u32* bar, u32* words, u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
     __shared__ u32 s_len2[2], s_took, s_flag, s_count;
     __shared__ u64 scratch[WARPS_MAX];
@@ -764,7 +765,6 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     u32* bm[2] = {smem + chunk, smem + chunk + bwords};
     u32 vlo = min(n, blockIdx.x * chunk), vhi = min(n, vlo + chunk);
     u32* lists[2] = {la + (u64)blockIdx.x * chunk, lb + (u64)blockIdx.x * chunk};
-    u32* ring = inbox + (u64)blockIdx.x * 2 * chunk;
     u32* pending = words;
     u32* gm2 = words + 6;
     for (u32 i = threadIdx.x; i < chunk; i += blockDim.x) {
@@ -777,7 +777,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         }
     }
     for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[0][i] = 0;
-    bool has_source = owned_start(ring, chunk, ictr, words, bar, lists[0], source, vlo, vhi);
+    bool has_source = owned_start(words, bar, lists[0], source, vlo, vhi);
     if (blockIdx.x == 0 && threadIdx.x < 2) gm2[threadIdx.x] = INF;  // used after a barrier
     u32 hi = delta;
     u32 cur = 0, cur_len = has_source ? 1 : 0;
@@ -1524,7 +1524,7 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
         D delta, u32 pull, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,      \
         u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
         owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, pull, source,  \
-                        la, lb, inbox, ictr, bar, words, stats, prof);                         \
+                        la, lb, bar, words, stats, prof);                                      \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
