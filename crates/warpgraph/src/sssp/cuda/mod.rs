@@ -1164,7 +1164,7 @@ impl GpuSssp {
         let o = self.owned.as_mut().expect("prepare_owned ran");
         // Trace level 2: each block's profile (see sssp.cu's owned).
         let prof: Option<CudaSlice<u64>> = match level >= 2 {
-            true => Some(self.gpu.zeros(4 * o.blocks as usize)?),
+            true => Some(self.gpu.zeros(PROF_SLOTS * o.blocks as usize)?),
             false => None,
         };
         let null = 0u64;
@@ -1227,13 +1227,27 @@ impl GpuSssp {
         }
         if let Some(p) = &prof {
             let p = stream.clone_dtoh(p).map_err(gpu_err)?;
-            let rows: Vec<&[u64]> = p.chunks(4).collect();
+            let rows: Vec<&[u64]> = p.chunks(PROF_SLOTS).collect();
             let mean = |k: usize| rows.iter().map(|r| r[k] as f64).sum::<f64>() / rows.len() as f64;
             let max = |k: usize| rows.iter().map(|r| r[k]).max().unwrap_or(0);
             eprintln!(
                 "owner-local profile (clocks, mean/max over blocks): local {:.0}/{} in {:.0}/{} local passes ({:.0} per pass), idle {:.0}/{}, scans {:.0}/{}",
                 mean(0), max(0), mean(1), max(1), mean(0) / mean(1).max(1.0), mean(2), max(2), mean(3), max(3)
             );
+            if shared.is_some() {
+                eprintln!(
+                    "owner-local (shared) pass: expansions done at {:.0}, takings at {:.0} clocks (mean of passes); {:.0} of {:.0} passes send ({:.0} clocks each, {:.0} without); idle laps {:.0}/{}, {:.0} of them took",
+                    mean(4) / mean(1).max(1.0),
+                    mean(5) / mean(1).max(1.0),
+                    mean(6),
+                    mean(1),
+                    mean(7) / mean(6).max(1.0),
+                    mean(10) / (mean(1) - mean(6)).max(1.0),
+                    mean(8),
+                    max(8),
+                    mean(9)
+                );
+            }
         }
         Ok(())
     }
@@ -1287,6 +1301,9 @@ fn auto_width() -> f64 {
         .filter(|x| x.is_finite() && *x > 0.0)
         .unwrap_or(AUTO_WIDTH)
 }
+
+/// Profile slots a block of the owner-local kernels (sssp.cu's PROF_SLOTS).
+const PROF_SLOTS: usize = 12;
 
 /// Passes a near-far timeline records (`WARPGRAPH_SSSP_TRACE=2`).
 const TIMELINE_CAP: u32 = 1 << 17;

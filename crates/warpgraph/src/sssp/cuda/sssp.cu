@@ -513,15 +513,17 @@ __device__ __forceinline__ void inbox_push(u32 v, u32 chunk, u32* istamp, u32* i
 }
 
 // owned_shared's send of v, just lowered below the bucket's end in gdist, to its owner:
-// v's bit in `sent`, counted in *pending first (and uncounted if it was set already), and
-// the lowering fenced before the bit, so that the owner, which clears the bit before it
-// reads the distance, sees it.
-__device__ __forceinline__ void send_bit(u32 v, u32* sent, u32* pending) {
-    atomicAdd(pending, 1);
-    __threadfence();  // the lowering and the count before the bit
+// v's bit in `sent`, the lowering fenced before it, so that the owner, which clears the
+// bit before it reads the distance, sees it. Returns 1 if the bit was not set already
+// (a send to count), else 0.
+__device__ __forceinline__ u32 send_bit(u32 v, u32* sent) {
+    __threadfence();  // the lowering before the bit
     u32 bit = 1u << (v % 32);
-    if (atomicOr(sent + v / 32, bit) & bit) atomicSub(pending, 1);
+    return (atomicOr(sent + v / 32, bit) & bit) == 0;
 }
+
+// Words owned_shared's takers read at once.
+#define TAKE 4
 
 // The owner's relaxation of u's arcs (see owned): own targets join the next list (r.next,
 // counter r.ctr), others their owner's inbox.
@@ -566,13 +568,13 @@ __device__ __forceinline__ bool owned_start(u32* words, u32* bar, u32* first, u3
 // scanned again. Returns false when no distance is left beyond (the search is done).
 // words[3..6): the blocks that collected, by scan (the one two scans ahead cleared by the
 // caller).
-template <typename D, typename Scan>
+template <typename D, typename Scan, typename P>
 __device__ __forceinline__ bool owned_advance(const Scan& scan, D lo, D delta, D* gm, D& hi,
-                                              u32* pending, u32* words, u32* bar, u32& scans,
+                                              P* pending, u32* words, u32* bar, u32& scans,
                                               u32& collected) {
     collected = scan(lo, hi);
     if (threadIdx.x == 0 && collected) {
-        atomicAdd(pending, collected);
+        atomicAdd(pending, (P)collected);
         atomicAdd(words + 3 + scans % 3, 1);
     }
     grid_sync_flat(bar + 2);
@@ -583,10 +585,19 @@ __device__ __forceinline__ bool owned_advance(const Scan& scan, D lo, D delta, D
         if (!(m < Dist<D>::inf())) return false;
         hi = Dist<D>::boundary(lo, m, delta);
         collected = scan(lo, hi);
-        if (threadIdx.x == 0 && collected) atomicAdd(pending, collected);
+        if (threadIdx.x == 0 && collected) atomicAdd(pending, (P)collected);
         grid_sync_flat(bar + 2);  // counted before any block can find nothing pending
     }
     return true;
+}
+
+// Profile slots a block (owned fills the first 4).
+#define PROF_SLOTS 12
+
+// A warp's greatest x folded into *to (shared) by an atomic maximum (every lane calls).
+__device__ __forceinline__ void warp_max_to(u32 x, u32* to) {
+    for (int d = 16; d > 0; d /= 2) x = max(x, __shfl_xor_sync(0xffffffffu, x, d));
+    if (threadIdx.x % 32 == 0) atomicMax(to, x);
 }
 
 // owned's profile of this block (measuring, when prof is given): clocks in local passes,
@@ -594,7 +605,7 @@ __device__ __forceinline__ bool owned_advance(const Scan& scan, D lo, D delta, D
 __device__ __forceinline__ void owned_profile(u64* prof, u64 local, u32 passes, u64 idle,
                                               u64 scan) {
     if (!prof || threadIdx.x != 0) return;
-    u64* p = prof + 4 * blockIdx.x;
+    u64* p = prof + PROF_SLOTS * blockIdx.x;
     p[0] = local;
     p[1] = passes;
     p[2] = idle;
@@ -738,25 +749,35 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // target of the block is lowered by a shared atomic minimum, and joins the next list once
 // (two bitmaps in shared memory: a list's bits are cleared as it is read). Another
 // block's target is lowered in `gdist` (every vertex, global) and, below the bucket's end,
-// sent to its owner as a bit in `sent` (istamp's words: a bit per vertex), counted in
-// pending (send_bit); at the end of each pass the owner takes the bits of its range (one
-// word a thread), and each vertex taken joins its next list if gdist's value lowered it
-// in sd. (A bitmap needs no ring, no stamps and no waiting for a slot: a send is one
-// atomic OR after the count, a taking one atomic AND per word.) A bucket's scan first
-// folds gdist into sd, which catches remote lowerings at or beyond the bucket's end. At
-// the end dist gets packed words, their parents from the tight arcs (the host makes sure
-// every distance fits).
+// sent to its owner as a bit in `sent` (istamp's words: a bit per vertex; send_bit); in
+// each pass the owner takes the bits of its range (the warps that expand nothing do,
+// while the others expand a short list), and each vertex taken joins its next list if
+// gdist's value lowered it in sd. (A bitmap needs no ring, no stamps and no waiting for
+// a slot: a send is one atomic OR, a taking one atomic AND per word.) A bucket's scan
+// first folds gdist into sd, which catches remote lowerings at or beyond the bucket's
+// end. At the end dist gets packed words, their parents from the tight arcs (the host
+// makes sure every distance fits).
+//
+// The bucket's end: `pending`, a u64 at words[0..2), is L + 2^32 S, where L sums the
+// blocks' list lengths and S their bits set less their bits taken, each block's part as
+// it last applied it. A block applies its change (list growth less expansions, bits
+// newly set less bits taken) only when it runs out of work, or when it starts again from
+// what it took, so sends cost no global count. pending is 0 only when the bucket is
+// done: L = 0 means every block with work got it from takings it has not applied and has
+// sent nothing since (it applies L > 0 at the end of the pass that took); then nothing is
+// unapplied but takings, and S, the bits set less those taken and applied, is 0 only if
+// no bit is set and no taking unapplied.
 // Arguments as owned's, but `pull` in packed's place (the words are always packed here;
 // pull: the graph is symmetric) and no inbox; lstamp is gdist; flags unused, and gmin
 // too: its two slots are words[6..8). (The kernel sssp_owned_shared_* takes owned's
-// list, inbox and ring tails included, and passes on what this uses.) Dynamic shared memory: chunk distances and two bitmaps of chunk
-// bits.
+// list, inbox and ring tails included, and passes on what this uses.) Dynamic shared
+// memory: chunk distances and two bitmaps of chunk bits.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
                              u32* gdist, u32* istamp, u32 n, u32 delta, u32 pull, u32 source,
                              u32* la, u32* lb, u32* bar, u32* words, u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
-    __shared__ u32 s_len2[2], s_took, s_flag, s_count;
+    __shared__ u32 s_len2[2], s_took, s_sends, s_flag, s_count, s_pt[3];
     __shared__ u64 scratch[WARPS_MAX];
     const u32 INF = Dist<u32>::inf();
     u32 chunk = (n + gridDim.x - 1) / gridDim.x;
@@ -765,7 +786,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     u32* bm[2] = {smem + chunk, smem + chunk + bwords};
     u32 vlo = min(n, blockIdx.x * chunk), vhi = min(n, vlo + chunk);
     u32* lists[2] = {la + (u64)blockIdx.x * chunk, lb + (u64)blockIdx.x * chunk};
-    u32* pending = words;
+    u64* pending = (u64*)words;
     u32* gm2 = words + 6;
     for (u32 i = threadIdx.x; i < chunk; i += blockDim.x) {
         u32 v = vlo + i;
@@ -779,28 +800,30 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[0][i] = 0;
     bool has_source = owned_start(words, bar, lists[0], source, vlo, vhi);
     if (blockIdx.x == 0 && threadIdx.x < 2) gm2[threadIdx.x] = INF;  // used after a barrier
+    if (threadIdx.x < 3) s_pt[threadIdx.x] = 0;
     u32 hi = delta;
     u32 cur = 0, cur_len = has_source ? 1 : 0;
     u32 lmark = 0, passes = 0, advances = 0, scans = 0;
     u64 expanded = 0;
     u64 p_local = 0, p_idle = 0, p_scan = 0;  // the profile, as owned's
+    u64 q[7] = {0, 0, 0, 0, 0, 0, 0};  // more of it: see the end
     u32* sent = istamp;  // a bit per vertex: sent to its owner, not yet taken
     for (;;) {
         // The bucket below hi, asynchronously. Two list counters alternate by pass (one
-        // barrier a pass). A pass expands the list, then takes what other blocks sent
-        // (the block's bits of `sent`) into the next list; the block's change to
-        // `pending` (its lists' growth less its expansions and takings) is added only
-        // when it runs out of work: until then pending counts at least what the block
-        // started with or was sent, so it cannot reach 0 while the block is busy.
+        // barrier a pass). A pass expands the list and takes what other blocks sent (the
+        // block's bits of `sent`) into the next list; the block's change to `pending`
+        // waits in `unapplied` (see above).
         if (threadIdx.x == 0) {
             s_len2[0] = 0;
             s_len2[1] = 0;
             s_took = 0;
+            s_sends = 0;
         }
-        int unapplied = 0;
+        u64 unapplied = 0;
         for (;;) {
             u64 t0 = prof ? clock64() : 0;
             __syncthreads();
+            u32 t32 = (u32)clock();
             u32 len = cur_len;
             lmark++;
             passes += len != 0;
@@ -817,6 +840,11 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                     }
                 }
             };
+            // Short lists are expanded by their first warps, while the others take what
+            // was sent.
+            u32 ewarps = (len + 31) / 32, warps = blockDim.x / 32;
+            bool split = len && 2 * ewarps <= warps;
+            u32 sends = 0;
             for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
                 u32 u = ld(lists[cur] + i);
                 atomicAnd(bm[cur] + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
@@ -840,50 +868,92 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                             join(v[k], nd);
                         else if (nd < __ldcg(gdist + v[k]) && nd < atomicMin(gdist + v[k], nd) &&
                                  nd < hi)
-                            send_bit(v[k], sent, pending);
+                        {
+                            sends += send_bit(v[k], sent);
+                            if (prof) s_pt[2] = 1;
+                        }
                     }
                 }
             }
+            if (prof) warp_max_to((u32)clock() - t32, s_pt);
             // What other blocks sent: each bit taken (cleared) before its distance is
-            // read, so that a lowering this misses sets it again.
+            // read, so that a lowering this misses sets it again. A taker reads up to
+            // TAKE words at once.
             u32 took = 0;
-            for (u32 x = vlo / 32 + threadIdx.x; x * 32 < vhi; x += blockDim.x) {
-                u32 mask = 0xffffffffu;
-                if (x * 32 < vlo) mask &= 0xffffffffu << (vlo % 32);
-                if (x * 32 + 32 > vhi) mask &= 0xffffffffu >> (32 - vhi % 32);
-                u32 bits = __ldcg(sent + x) & mask;
-                if (!bits) continue;
-                bits &= atomicAnd(sent + x, ~bits);
+            u32 tt = split ? threadIdx.x - 32 * ewarps : threadIdx.x;
+            u32 tstride = split ? blockDim.x - 32 * ewarps : blockDim.x;
+            for (u32 x0 = vlo / 32 + tt; (!split || tt < tstride) && x0 * 32 < vhi;
+                 x0 += TAKE * tstride) {
+                u32 bits[TAKE];
+#pragma unroll
+                for (int j = 0; j < TAKE; j++) {
+                    u32 x = x0 + j * tstride;
+                    u32 mask = 0xffffffffu;
+                    if (x * 32 < vlo) mask &= 0xffffffffu << (vlo % 32);
+                    if (x * 32 + 32 > vhi) mask &= 0xffffffffu >> (32 - vhi % 32);
+                    bits[j] = x * 32 < vhi ? __ldcg(sent + x) & mask : 0;
+                }
+                bool any = false;
+#pragma unroll
+                for (int j = 0; j < TAKE; j++) {
+                    if (!bits[j]) continue;
+                    bits[j] &= atomicAnd(sent + x0 + j * tstride, ~bits[j]);
+                    any = true;
+                }
+                if (!any) continue;
                 __threadfence();  // the bits cleared before the distances are read
-                while (bits) {
-                    u32 v = x * 32 + __ffs(bits) - 1;
-                    bits &= bits - 1;
-                    took++;
-                    join(v, __ldcg(gdist + v));
+#pragma unroll
+                for (int j = 0; j < TAKE; j++) {
+                    u32 x = x0 + j * tstride;
+                    while (bits[j]) {
+                        u32 v = x * 32 + __ffs(bits[j]) - 1;
+                        bits[j] &= bits[j] - 1;
+                        took++;
+                        join(v, __ldcg(gdist + v));
+                    }
                 }
             }
             if (took) atomicAdd(&s_took, took);
+            if (sends) atomicAdd(&s_sends, sends);
+            if (prof) warp_max_to((u32)clock() - t32, s_pt + 1);
             __syncthreads();
+            if (prof && threadIdx.x == 0) {
+                bool sends = s_pt[2] != 0;
+                u64 t = (u32)clock() - t32;
+                if (len) {
+                    q[0] += s_pt[0];
+                    q[1] += s_pt[1];
+                    q[2] += sends;
+                    q[3] += sends ? t : 0;
+                    q[6] += sends ? 0 : t;
+                } else {
+                    q[4]++;
+                    q[5] += s_took != 0;
+                }
+                s_pt[0] = s_pt[1] = s_pt[2] = 0;
+            }
             u32 next_len = *ctr;
             if (threadIdx.x == 0) {
                 s_len2[(lmark + 1) & 1] = 0;  // last read before this pass's first barrier
                 expanded += len;
-                unapplied += (int)next_len - (int)len - (int)s_took;
+                // (Two's complement: the sum wraps to the signed change.)
+                unapplied += (u64)next_len - len + ((u64)s_sends - s_took << 32);
                 s_took = 0;
+                s_sends = 0;
+                // Applied when the block runs out of work, or starts again with what it
+                // took (see the pending count above).
+                if ((len == 0 || next_len == 0) && unapplied != 0) {
+                    __threadfence();  // this block's relaxations and takings before
+                    atomicAdd(pending, unapplied);
+                    unapplied = 0;
+                }
             }
             cur = nxt;
             cur_len = next_len;
             if (next_len == 0) {
-                // Out of work: the block's change applied, then done if nothing is
-                // pending anywhere, else another look at what was sent.
-                if (threadIdx.x == 0) {
-                    if (unapplied != 0) {
-                        __threadfence();  // this block's relaxations before it is uncounted
-                        atomicAdd(pending, (u32)unapplied);
-                        unapplied = 0;
-                    }
-                    s_flag = *(volatile u32*)pending == 0;
-                }
+                // Out of work: done if nothing is pending anywhere, else another look at
+                // what was sent.
+                if (threadIdx.x == 0) s_flag = *(volatile u64*)pending == 0;
                 __syncthreads();
                 if (prof) p_idle += clock64() - t0;
                 if (s_flag) break;
@@ -932,6 +1002,10 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         cur_len = collected;
     }
     owned_profile(prof, p_local, passes, p_idle, p_scan);
+    // [4, 11): clocks from a pass's start to its last warp's expansions and takings done,
+    // passes with a send and their clocks, idle laps and those that took something, the
+    // clocks of passes without a send.
+    for (int k = 0; prof && threadIdx.x == 0 && k < 7; k++) prof[PROF_SLOTS * blockIdx.x + 4 + k] = q[k];
     // Packed words, as near_far's (distance << 32 | parent), the parent the smallest tail
     // of a tight arc (the CPU's rule). With `pull` (a symmetric graph) v's in-arcs are its
     // own row, sorted, so the first tight arc names it: the final distances go to gdist,
