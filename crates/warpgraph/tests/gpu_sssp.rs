@@ -36,10 +36,17 @@ fn check_gpu(c: &Case) -> Result<(), TestCaseError> {
     }
     // auto's two designs for non-negative weights, each forced (a graph this small is
     // never road-like by itself), owner-local with its distances in shared memory (where
-    // the weights allow) and in global memory.
-    for (owner_local, shared) in [(true, true), (true, false), (false, true)] {
+    // the weights allow; its lists' first 1,024 entries there too, or only the first)
+    // and in global memory.
+    for (owner_local, shared, head) in [
+        (true, true, 1024),
+        (true, true, 1),
+        (true, false, 1024),
+        (false, true, 1024),
+    ] {
         search.set_owner_local(Some(owner_local));
         search.set_shared_strips(shared);
+        search.set_shared_head(head);
         check_case_with(c, &Algorithm::Auto, true, |g, s, a| {
             search.run(g, s, a).map(|r| r.0)
         })?;
@@ -187,18 +194,18 @@ fn generated_graphs_match_the_cpu() {
         }
         // auto's owner-local near-far, forced where the graph is not road-like, with its
         // distances in shared memory and in global memory.
+        // (The shared variant also with only each list's first 4 entries in shared
+        // memory.)
         search.set_owner_local(Some(true));
-        for shared in [true, false] {
+        for (shared, head) in [(true, 1024), (true, 4), (false, 1024)] {
             search.set_shared_strips(shared);
+            search.set_shared_head(head);
             let (r, _) = search.run(&g, source, &Algorithm::Auto).unwrap();
             // Weights 1..255 on graphs this small: the shared variant runs when asked.
             assert_eq!(search.ran_shared_strips(), shared, "{gen:?}");
-            assert_eq!(
-                dist_of(&r),
-                dist_of(&cpu),
-                "owner-local ({shared}) on {gen:?}"
-            );
-            verify(&g, &r).unwrap_or_else(|e| panic!("owner-local ({shared}) on {gen:?}: {e}"));
+            let what = format!("owner-local ({shared}, {head}) on {gen:?}");
+            assert_eq!(dist_of(&r), dist_of(&cpu), "{what}");
+            verify(&g, &r).unwrap_or_else(|e| panic!("{what}: {e}"));
         }
     }
 }

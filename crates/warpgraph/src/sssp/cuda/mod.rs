@@ -201,8 +201,9 @@ struct OwnedState {
     inbox: CudaSlice<u32>,
     ictr: CudaSlice<u32>,
     /// Bytes of dynamic shared memory of the variant with each block's distances in
-    /// shared memory (sssp.cu's `owned_shared`), where they fit and the distances allow
-    /// it (see [`GpuSssp::set_shared_strips`]).
+    /// shared memory (sssp.cu's `owned_shared`) before its lists' first entries, where
+    /// they fit with SHARED_HEAD entries and the distances allow it (see
+    /// [`GpuSssp::set_shared_strips`]).
     shared_bytes: Option<u32>,
 }
 
@@ -210,6 +211,11 @@ struct OwnedState {
 const OWNED_THREADS: u32 = 1024;
 /// The most blocks owner-local near-far runs (its lists are sized for them).
 const OWNED_BLOCKS_MAX: u32 = 1024;
+/// The list entries each block of owner-local near-far's shared variant keeps in shared
+/// memory (the kernel takes the number from its shared memory's size).
+const SHARED_HEAD: u32 = 1024;
+/// Shared memory per such entry: a vertex in each of the two lists.
+const HEAD_ENTRY_BYTES: u64 = 8;
 /// Parts of the locality test of [`road_like`].
 const ROAD_PARTS: usize = 128;
 
@@ -267,6 +273,8 @@ pub struct GpuSssp {
     /// whether the last search did.
     shared_strips: bool,
     ran_shared: bool,
+    /// See [`GpuSssp::set_shared_head`].
+    shared_head: u32,
     /// Whether `auto` runs owner-local near-far: forced, or (None) where [`road_like`]
     /// (worked out when `auto` first asks).
     owner_local: Option<bool>,
@@ -469,6 +477,7 @@ impl GpuSssp {
             ell: None,
             owned: None,
             shared_strips: knob("WARPGRAPH_SSSP_OWNED_SHARED") != Some(0),
+            shared_head: SHARED_HEAD,
             ran_shared: false,
             owner_local: None,
             road_like: None,
@@ -514,6 +523,14 @@ impl GpuSssp {
     /// either way.
     pub fn set_shared_strips(&mut self, on: bool) {
         self.shared_strips = on;
+    }
+
+    /// How many of each list's entries owner-local near-far's shared variant keeps in
+    /// shared memory (at least 1, at most the default of 1,024; the others are in global
+    /// memory). For tests: fewer make them cover both places.
+    #[doc(hidden)]
+    pub fn set_shared_head(&mut self, entries: u32) {
+        self.shared_head = entries.clamp(1, SHARED_HEAD);
     }
 
     /// Whether the last search ran owner-local near-far with its distances in shared
@@ -672,7 +689,10 @@ impl GpuSssp {
         }
         // (The shared-memory strips run only where the words are packed.)
         let shared = match (&method, &self.owned) {
-            (Method::Owned(_), Some(o)) => o.shared_bytes.filter(|_| self.shared_strips),
+            (Method::Owned(_), Some(o)) => o
+                .shared_bytes
+                .filter(|_| self.shared_strips)
+                .map(|b| b + HEAD_ENTRY_BYTES as u32 * self.shared_head),
             _ => None,
         };
         self.ran_shared = shared.is_some();
@@ -1117,10 +1137,12 @@ impl GpuSssp {
             ictr: self.gpu.zeros(OWNED_BLOCKS_MAX as usize)?,
             shared_bytes: None,
         });
-        // The shared-memory variant: a block's distances (u32) and two bitmaps of them,
-        // below the block's limit less what the kernel declares itself.
+        // The shared-memory variant: a block's distances (u32), two bitmaps of them and
+        // its lists' first entries, below the block's limit less what the kernel declares
+        // itself.
         let chunk = u64::from(self.n.div_ceil(blocks));
-        let bytes = 4 * (chunk + 2 * chunk.div_ceil(32));
+        let strips = 4 * (chunk + 2 * chunk.div_ceil(32));
+        let bytes = strips + HEAD_ENTRY_BYTES * u64::from(SHARED_HEAD);
         let room = self.gpu.max_shared_per_block()?.saturating_sub(1024);
         if self.packable && bytes <= room {
             // The function is shared by every search of the process: always the same (most)
@@ -1135,7 +1157,7 @@ impl GpuSssp {
                 .occupancy_max_active_blocks_per_multiprocessor(OWNED_THREADS, bytes as usize, None)
                 .map_err(gpu_err)?;
             if fits > 0 {
-                self.owned.as_mut().expect("made above").shared_bytes = Some(bytes as u32);
+                self.owned.as_mut().expect("made above").shared_bytes = Some(strips as u32);
             }
         }
         Ok(())
@@ -1212,8 +1234,9 @@ impl GpuSssp {
         // that, OWNED_BLOCKS_MAX tails, words 8, gmin 2 (reset made it infinite).
         // Cooperative: one block per multiprocessor, which the occupancy check in
         // prepare_owned allowed. owned_shared: `shared` bytes of dynamic shared memory,
-        // which prepare_owned allowed (attribute) and checked (occupancy); its distances
-        // fit u32 (only where packable).
+        // which prepare_owned allowed (attribute) and checked (occupancy), its lists' first
+        // entries (at least one: set_shared_head) past the strips, the kernel taking their
+        // number from that size; its distances fit u32 (only where packable).
         unsafe { b.launch_cooperative(cfg) }.map_err(gpu_err)?;
         if trace {
             let s = stream.clone_dtoh(&self.passes).map_err(gpu_err)?;

@@ -522,7 +522,7 @@ __device__ __forceinline__ u32 send_bit(u32 v, u32* sent) {
     return (atomicOr(sent + v / 32, bit) & bit) == 0;
 }
 
-// Words owned_shared's takers read at once.
+// Words owned_shared's takers (and its scans) read at once.
 #define TAKE 4
 
 // The owner's relaxation of u's arcs (see owned): own targets join the next list (r.next,
@@ -771,7 +771,8 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
 // pull: the graph is symmetric) and no inbox; lstamp is gdist; flags unused, and gmin
 // too: its two slots are words[6..8). (The kernel sssp_owned_shared_* takes owned's
 // list, inbox and ring tails included, and passes on what this uses.) Dynamic shared
-// memory: chunk distances and two bitmaps of chunk bits.
+// memory: chunk distances, two bitmaps of chunk bits, and the rest (2 words an entry) the
+// two lists' first entries.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
                              u32* gdist, u32* istamp, u32 n, u32 delta, u32 pull, u32 source,
@@ -783,9 +784,18 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     u32 chunk = (n + gridDim.x - 1) / gridDim.x;
     u32 bwords = (chunk + 31) / 32;
     u32* sd = smem;
-    u32* bm[2] = {smem + chunk, smem + chunk + bwords};
+    // (Each pair of arrays below is picked by arithmetic, not from an array of pointers,
+    // which would live in local memory.)
+    u32* bm = smem + chunk;  // bitmap k: bm + k * bwords
+    // The two lists' first `cap` entries (list k's at head + k * cap), in the rest of the
+    // dynamic shared memory.
+    u32 dyn;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+    u32* head = smem + chunk + 2 * bwords;
+    u32 cap = (dyn / 4 - chunk - 2 * bwords) / 2;
     u32 vlo = min(n, blockIdx.x * chunk), vhi = min(n, vlo + chunk);
-    u32* lists[2] = {la + (u64)blockIdx.x * chunk, lb + (u64)blockIdx.x * chunk};
+    la += (u64)blockIdx.x * chunk;  // the block's global lists (list k: k ? lb : la)
+    lb += (u64)blockIdx.x * chunk;
     u64* pending = (u64*)words;
     u32* gm2 = words + 6;
     for (u32 i = threadIdx.x; i < chunk; i += blockDim.x) {
@@ -797,8 +807,16 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             istamp[v] = 0;
         }
     }
-    for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[0][i] = 0;
-    bool has_source = owned_start(words, bar, lists[0], source, vlo, vhi);
+    for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[i] = 0;
+    bool has_source = owned_start(words, bar, la, source, vlo, vhi);
+    // Entry `at` of list k is v.
+    auto put = [&](u32 k, u32 at, u32 v) {
+        if (at < cap)
+            head[k * cap + at] = v;
+        else
+            (k ? lb : la)[at] = v;
+    };
+    if (has_source && threadIdx.x == 0) put(0, 0, source);
     if (blockIdx.x == 0 && threadIdx.x < 2) gm2[threadIdx.x] = INF;  // used after a barrier
     if (threadIdx.x < 3) s_pt[threadIdx.x] = 0;
     u32 hi = delta;
@@ -834,10 +852,8 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                 u32 l = v - vlo;
                 if (nd < sd[l] && nd < atomicMin(sd + l, nd) && nd < hi) {
                     u32 bit = 1u << (l % 32);
-                    if (!(atomicOr(bm[nxt] + l / 32, bit) & bit)) {
-                        u32 at = atomicAdd(ctr, 1);
-                        lists[nxt][at] = v;
-                    }
+                    if (!(atomicOr(bm + nxt * bwords + l / 32, bit) & bit))
+                        put(nxt, atomicAdd(ctr, 1), v);
                 }
             };
             // Short lists are expanded by their first warps, while the others take what
@@ -846,8 +862,8 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             bool split = len && 2 * ewarps <= warps;
             u32 sends = 0;
             for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
-                u32 u = ld(lists[cur] + i);
-                atomicAnd(bm[cur] + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
+                u32 u = i < cap ? head[cur * cap + i] : ld((cur ? lb : la) + i);
+                atomicAnd(bm + cur * bwords + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
                 u32 du = sd[u - vlo];
                 // (The rows through the read-only cache.)
                 u64 e1 = __ldg(off + u + 1);
@@ -979,16 +995,27 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             if (threadIdx.x == 0) s_count = 0;
             __syncthreads();
             u32 best = INF;
-            for (u32 base = threadIdx.x & ~31u; base < chunk; base += blockDim.x) {
-                u32 i = base + (threadIdx.x & 31);
-                u32 d = INF;
-                if (vlo + i < vhi) {
-                    d = min(sd[i], __ldcg(gdist + vlo + i));
-                    sd[i] = d;
+            // (TAKE of gdist's words read at once by each thread.)
+            for (u32 base = threadIdx.x & ~31u; base < chunk; base += TAKE * blockDim.x) {
+                u32 g[TAKE];
+#pragma unroll
+                for (int j = 0; j < TAKE; j++) {
+                    u32 v = vlo + base + j * blockDim.x + (threadIdx.x & 31);
+                    g[j] = v < vhi ? __ldcg(gdist + v) : INF;
                 }
-                bool take = d >= lo && d < hi && d != INF;
-                if (d >= hi && d < best) best = d;
-                warp_append(take, vlo + i, lists[cur], &s_count);
+#pragma unroll
+                for (int j = 0; j < TAKE; j++) {
+                    u32 i = base + j * blockDim.x + (threadIdx.x & 31), v = vlo + i;
+                    u32 d = INF;
+                    if (v < vhi) {
+                        d = min(sd[i], g[j]);
+                        sd[i] = d;
+                    }
+                    bool take = d >= lo && d < hi && d != INF;
+                    if (d >= hi && d < best) best = d;
+                    u32 at = warp_reserve(take, &s_count);
+                    if (take) put(cur, at, v);
+                }
             }
             fold_block_min(best, gm, scratch);
             u32 c = s_count;
