@@ -52,14 +52,13 @@
 //!
 //! For measuring: `WARPGRAPH_SSSP_TRACE=1` prints near-far's passes, buckets and vertex
 //! expansions of each search, and the host's time to copy and take apart the result, to
-//! stderr (`=2` adds where the time goes: near-far's passes
-//! by list length, owner-local's clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X`
-//! replaces the automatic width's factor ([`AUTO_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1`
-//! turns `auto`'s owner-local design off or on whatever the graph
-//! ([`GpuSssp::set_owner_local`] in code), `WARPGRAPH_SSSP_OWNED_SHARED=0` keeps its
-//! distances in global memory where they would fit in shared memory
-//! ([`GpuSssp::set_shared_strips`]). `WARPGRAPH_SSSP_LLL=0` turns off the work-list's
-//! order (below).
+//! stderr (`=2` adds where the time goes: near-far's passes by list length, owner-local's
+//! clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X` replaces the automatic width's factor
+//! ([`AUTO_WIDTH`], [`OWNED_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1` turns `auto`'s
+//! owner-local design off or on whatever the graph ([`GpuSssp::set_owner_local`] in
+//! code), `WARPGRAPH_SSSP_OWNED_SHARED=0` keeps its distances in global memory where they
+//! would fit in shared memory ([`GpuSssp::set_shared_strips`]). `WARPGRAPH_SSSP_LLL=0`
+//! turns off the work-list's order (below).
 //!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
 //! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
@@ -654,23 +653,32 @@ impl GpuSssp {
             }
             Algorithm::DeltaStepping(delta) => {
                 refuse_negative("delta-stepping")?;
-                Method::Buckets(self.width(csr, w, *delta)?)
+                Method::Buckets(self.width(csr, w, *delta, AUTO_WIDTH)?)
             }
             Algorithm::DijkstraParallel => {
                 refuse_negative("dijkstra-parallel")?;
                 let width = super::parallel_width(self.min_weight);
-                Method::NearFar(self.width(csr, w, Delta::Fixed(width))?)
+                Method::NearFar(self.width(csr, w, Delta::Fixed(width), AUTO_WIDTH)?)
             }
             Algorithm::Auto if !self.negative => {
-                let width = self.width(csr, w, Delta::Auto)?;
                 let forced = knob("WARPGRAPH_SSSP_OWNED").map(|k| k != 0);
                 let owned = match forced.or(self.owner_local) {
                     Some(x) => x,
                     None => *self.road_like.get_or_insert_with(|| road_like(csr)),
                 };
                 match owned {
-                    true => Method::Owned(width),
-                    false => Method::NearFar(width),
+                    true => {
+                        // (Its own width where the distances will be in shared memory.)
+                        self.prepare_owned()?;
+                        let shared = self.shared_strips
+                            && self
+                                .owned
+                                .as_ref()
+                                .is_some_and(|o| o.shared_bytes.is_some());
+                        let factor = if shared { OWNED_WIDTH } else { AUTO_WIDTH };
+                        Method::Owned(self.width(csr, w, Delta::Auto, factor)?)
+                    }
+                    false => Method::NearFar(self.width(csr, w, Delta::Auto, AUTO_WIDTH)?),
                 }
             }
             Algorithm::Auto | Algorithm::BellmanFordQueue => Method::NearFar(0.0),
@@ -801,13 +809,14 @@ impl GpuSssp {
         csr: &crate::graph::Csr,
         w: &A,
         delta: Delta,
+        factor: f64,
     ) -> Result<f64> {
         let delta = match delta {
             Delta::Auto => {
                 let mean = cpu::resolve_delta(csr, w, Delta::Mean)?;
                 let n = csr.num_vertices().max(1) as f64;
                 let degree = (csr.targets().len() as f64 / n).max(1.0);
-                let x = auto_width() * mean / (degree * degree);
+                let x = auto_width(factor) * mean / (degree * degree);
                 // As a fixed width: integer distances round it (to at least 1).
                 Delta::Fixed(x.max(f64::MIN_POSITIVE))
             }
@@ -1314,15 +1323,20 @@ pub(crate) fn check_extract_min_threads(threads: u32) -> Result<()> {
 /// H200 (BENCHMARKS.md): best near 8 on Kronecker 22 with weights 1..255 (degree 31),
 /// 2048 and more on a 2048 x 2048 grid (degree 4).
 const AUTO_WIDTH: f64 = 256.0;
+/// The same factor for `auto`'s owner-local near-far with its distances in shared memory
+/// (road-like graphs), fitted at the code of 2026-11-22 (H200, grids of 2048 x 2048 and
+/// 1024 x 1024: 192 against 128, 160, 224 and 256).
+const OWNED_WIDTH: f64 = 192.0;
 
-/// [`AUTO_WIDTH`], or the environment variable `WARPGRAPH_SSSP_AUTO_WIDTH` (a positive
-/// number) in its place: for measuring other widths.
-fn auto_width() -> f64 {
+/// `factor` ([`AUTO_WIDTH`] or [`OWNED_WIDTH`]), or the environment variable
+/// `WARPGRAPH_SSSP_AUTO_WIDTH` (a positive number) in its place: for measuring other
+/// widths.
+fn auto_width(factor: f64) -> f64 {
     std::env::var("WARPGRAPH_SSSP_AUTO_WIDTH")
         .ok()
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|x| x.is_finite() && *x > 0.0)
-        .unwrap_or(AUTO_WIDTH)
+        .unwrap_or(factor)
 }
 
 /// Profile slots a block of the owner-local kernels (sssp.cu's PROF_SLOTS).
