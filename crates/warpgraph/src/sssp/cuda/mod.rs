@@ -670,12 +670,10 @@ impl GpuSssp {
                     true => {
                         // (Its own width where the distances will be in shared memory.)
                         self.prepare_owned()?;
-                        let shared = self.shared_strips
-                            && self
-                                .owned
-                                .as_ref()
-                                .is_some_and(|o| o.shared_bytes.is_some());
-                        let factor = if shared { OWNED_WIDTH } else { AUTO_WIDTH };
+                        let factor = match self.shared_strip_bytes() {
+                            Some(_) => OWNED_WIDTH,
+                            None => AUTO_WIDTH,
+                        };
                         Method::Owned(self.width(csr, w, Delta::Auto, factor)?)
                     }
                     false => Method::NearFar(self.width(csr, w, Delta::Auto, AUTO_WIDTH)?),
@@ -695,12 +693,8 @@ impl GpuSssp {
         if let Method::Owned(_) = method {
             self.prepare_owned()?;
         }
-        // (The shared-memory strips run only where the words are packed.)
-        let shared = match (&method, &self.owned) {
-            (Method::Owned(_), Some(o)) => o
-                .shared_bytes
-                .filter(|_| self.shared_strips)
-                .map(|b| b + HEAD_ENTRY_BYTES as u32 * self.shared_head),
+        let shared = match method {
+            Method::Owned(_) => self.shared_strip_bytes(),
             _ => None,
         };
         self.ran_shared = shared.is_some();
@@ -800,6 +794,15 @@ impl GpuSssp {
             },
             times,
         ))
+    }
+
+    /// The dynamic shared memory of owner-local near-far's shared variant, where it runs
+    /// (after prepare_owned: where the strips fit and the words are packed, unless turned
+    /// off).
+    fn shared_strip_bytes(&self) -> Option<u32> {
+        let strips = self.owned.as_ref()?.shared_bytes?;
+        self.shared_strips
+            .then(|| strips + HEAD_ENTRY_BYTES as u32 * self.shared_head)
     }
 
     /// The bucket width for `delta` on the GPU. The rules of seed 000 are the CPU's; the

@@ -827,10 +827,12 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     u64 q[7] = {0, 0, 0, 0, 0, 0, 0};  // more of it: see the end
     u32* sent = istamp;  // a bit per vertex: sent to its owner, not yet taken
     for (;;) {
-        // The bucket below hi, asynchronously. Two list counters alternate by pass (one
-        // barrier a pass). A pass expands the list and takes what other blocks sent (the
-        // block's bits of `sent`) into the next list; the block's change to `pending`
-        // waits in `unapplied` (see above).
+        // The bucket below hi, asynchronously. A pass expands the list and takes what
+        // other blocks sent (the block's bits of `sent`) into the next list; the block's
+        // change to `pending` waits in `unapplied` (see above). Two list counters
+        // alternate by pass; the barrier at a pass's start orders thread 0's clearing of
+        // the counters, and its applying of the change, before the pass's work (so a
+        // block that starts again from what it took sends nothing before it applied).
         if (threadIdx.x == 0) {
             s_len2[0] = 0;
             s_len2[1] = 0;
@@ -1032,7 +1034,8 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     // [4, 11): clocks from a pass's start to its last warp's expansions and takings done,
     // passes with a send and their clocks, idle laps and those that took something, the
     // clocks of passes without a send.
-    for (int k = 0; prof && threadIdx.x == 0 && k < 7; k++) prof[PROF_SLOTS * blockIdx.x + 4 + k] = q[k];
+    for (int k = 0; prof && threadIdx.x == 0 && k < 7; k++)
+        prof[PROF_SLOTS * blockIdx.x + 4 + k] = q[k];
     // Packed words, as near_far's (distance << 32 | parent), the parent the smallest tail
     // of a tight arc (the CPU's rule). With `pull` (a symmetric graph) v's in-arcs are its
     // own row, sorted, so the first tight arc names it: the final distances go to gdist,
