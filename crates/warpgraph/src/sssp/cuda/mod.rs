@@ -668,7 +668,8 @@ impl GpuSssp {
                 };
                 match owned {
                     true => {
-                        // (Its own width where the distances will be in shared memory.)
+                        // Prepared here (the only place that picks it), for its own width
+                        // where the distances will be in shared memory.
                         self.prepare_owned()?;
                         let factor = match self.shared_strip_bytes() {
                             Some(_) => OWNED_WIDTH,
@@ -689,9 +690,6 @@ impl GpuSssp {
         }
         if let Method::Buckets(width) = method {
             self.prepare_buckets(width)?;
-        }
-        if let Method::Owned(_) = method {
-            self.prepare_owned()?;
         }
         let shared = match method {
             Method::Owned(_) => self.shared_strip_bytes(),

@@ -548,7 +548,8 @@ __device__ __forceinline__ void owned_relax(const Relax<W, D>& r, u32 u, D du, u
 
 // The start of owned and owned_shared, every block alike (its own range's state set
 // before): words[0..8) zero, then the source in its owner's first list, counted in
-// words[0] (pending). Returns whether this block owns the source.
+// words[0] (pending; owned_shared's 64-bit count has its list lengths there). Returns
+// whether this block owns the source.
 __device__ __forceinline__ bool owned_start(u32* words, u32* bar, u32* first, u32 source,
                                             u32 vlo, u32 vhi) {
     if (blockIdx.x == 0 && threadIdx.x < 8) words[threadIdx.x] = 0;
