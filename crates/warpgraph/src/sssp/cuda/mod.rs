@@ -24,11 +24,13 @@
 //!   our design. The same buckets, but each block (one per multiprocessor) owns a range
 //!   of vertices and alone expands them, asynchronously within a bucket: local passes
 //!   over its own list with block barriers only, a lowered vertex of another block sent
-//!   to that block's inbox (a ring it takes in at its next local pass; where the strips'
-//!   distances fit in shared memory, a bit per vertex that the owner takes at the end of
-//!   each pass), a global count of listed and sent vertices telling every block when the
-//!   bucket is done. On a grid a wave crosses into another block's strip without waiting
-//!   for a grid barrier.
+//!   to that block's inbox (a ring it takes in at its next local pass), a global count of
+//!   listed and sent vertices telling every block when the bucket is done. Where the
+//!   strips' distances fit in shared memory, a send is only an atomic minimum on the
+//!   global copy of the distances, and each block polls its exposed vertices (those with
+//!   an arc from another strip) in every pass; the bucket's closing scan catches what no
+//!   poll saw. On a grid a wave crosses into another block's strip without waiting for a
+//!   grid barrier.
 //! - `bellman-ford-queue` (and `auto` with negative weights, and Johnson's potentials): the
 //!   same kernel with one bucket of infinite width: a work-list of the vertices changed by
 //!   the last pass, without duplicates, ordered in the spirit of SLF/LLL (our design):
@@ -75,6 +77,7 @@
 
 pub mod extract_min;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -204,6 +207,9 @@ struct OwnedState {
     /// they fit with SHARED_HEAD entries and the distances allow it (see
     /// [`GpuSssp::set_shared_strips`]).
     shared_bytes: Option<u32>,
+    /// The shared variant's exposed vertices and each block's offset into them (see
+    /// [`exposed_vertices`]), where it runs.
+    exposed: Option<(CudaSlice<u32>, CudaSlice<u32>)>,
 }
 
 /// Threads per block of owner-local near-far.
@@ -354,9 +360,36 @@ fn ell_bytes(g: &Graph) -> Result<u64> {
 
 /// Device bytes of owner-local near-far's state for `n` vertices: a second stamp per
 /// vertex, two local lists (n plus a block's worth each), the inbox rings (twice that)
-/// and their tails.
+/// and their tails; and the shared variant's exposed vertices (at most n) and their
+/// offsets.
 fn owned_bytes(n: u64) -> u64 {
-    4 * n + 16 * (n + u64::from(OWNED_BLOCKS_MAX)) + 4 * u64::from(OWNED_BLOCKS_MAX)
+    8 * n + 16 * (n + u64::from(OWNED_BLOCKS_MAX)) + 8 * (u64::from(OWNED_BLOCKS_MAX) + 1)
+}
+
+/// Each strip's exposed vertices for owner-local near-far's shared variant (sssp.cu's
+/// `owned_shared`): those with an arc from another strip (strips of `chunk` vertices), strip
+/// by strip in order, with the offsets where each strip's start (`strips + 1`).
+fn exposed_vertices(csr: &Csr, chunk: usize, strips: usize) -> (Vec<u32>, Vec<u32>) {
+    let n = csr.num_vertices();
+    let off = csr.offsets();
+    let tgt = csr.targets();
+    let exposed: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(false)).collect();
+    (0..n).into_par_iter().for_each(|u| {
+        for &v in &tgt[off[u] as usize..off[u + 1] as usize] {
+            if v as usize / chunk != u / chunk {
+                exposed[v as usize].store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    let list: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .filter(|&v| exposed[v as usize].load(Ordering::Relaxed))
+        .collect();
+    // list is sorted: strip s's entries start at the first vertex of s or beyond.
+    let offsets = (0..=strips)
+        .map(|s| list.partition_point(|&v| (v as usize) < (s * chunk).min(n)) as u32)
+        .collect();
+    (list, offsets)
 }
 
 /// Whether `csr` is road-like, where `auto` runs owner-local near-far: non-negative
@@ -670,7 +703,7 @@ impl GpuSssp {
                     true => {
                         // Prepared here (the only place that picks it), for its own width
                         // where the distances will be in shared memory.
-                        self.prepare_owned()?;
+                        self.prepare_owned(csr)?;
                         let factor = match self.shared_strip_bytes() {
                             Some(_) => OWNED_WIDTH,
                             None => AUTO_WIDTH,
@@ -1116,7 +1149,7 @@ impl GpuSssp {
         Ok(())
     }
 
-    fn prepare_owned(&mut self) -> Result<()> {
+    fn prepare_owned(&mut self, csr: &Csr) -> Result<()> {
         if self.owned.is_some() {
             return Ok(());
         }
@@ -1146,6 +1179,7 @@ impl GpuSssp {
             inbox: self.gpu.zeros(2 * list)?,
             ictr: self.gpu.zeros(OWNED_BLOCKS_MAX as usize)?,
             shared_bytes: None,
+            exposed: None,
         });
         // The shared-memory variant: a block's distances (u32), two bitmaps of them and
         // its lists' first entries, below the block's limit less what the kernel declares
@@ -1167,7 +1201,11 @@ impl GpuSssp {
                 .occupancy_max_active_blocks_per_multiprocessor(OWNED_THREADS, bytes as usize, None)
                 .map_err(gpu_err)?;
             if fits > 0 {
-                self.owned.as_mut().expect("made above").shared_bytes = Some(strips as u32);
+                let (list, offsets) = exposed_vertices(csr, chunk as usize, blocks as usize);
+                let exposed = (self.gpu.upload(&list)?, self.gpu.upload(&offsets)?);
+                let o = self.owned.as_mut().expect("made above");
+                o.shared_bytes = Some(strips as u32);
+                o.exposed = Some(exposed);
             }
         }
         Ok(())
@@ -1219,13 +1257,12 @@ impl GpuSssp {
             DeviceDelta::Int(x) => b.arg(x),
             DeviceDelta::Float(x) => b.arg(x),
         };
-        b.arg(&packed)
-            .arg(&source)
-            .arg(&mut o.la)
-            .arg(&mut o.lb)
-            .arg(&mut o.inbox)
-            .arg(&mut o.ictr)
-            .arg(&mut self.barrier)
+        b.arg(&packed).arg(&source).arg(&mut o.la).arg(&mut o.lb);
+        match (&shared, &o.exposed) {
+            (Some(_), Some((list, offsets))) => b.arg(list).arg(offsets),
+            _ => b.arg(&mut o.inbox).arg(&mut o.ictr),
+        };
+        b.arg(&mut self.barrier)
             .arg(&mut self.words)
             .arg(&mut self.gmin)
             .arg(&mut self.flags)
@@ -1246,7 +1283,9 @@ impl GpuSssp {
         // prepare_owned allowed. owned_shared: `shared` bytes of dynamic shared memory,
         // which prepare_owned allowed (attribute) and checked (occupancy), its lists' first
         // entries (at least one: set_shared_head) past the strips, the kernel taking their
-        // number from that size; its distances fit u32 (only where packable).
+        // number from that size; its distances fit u32 (only where packable); in the
+        // inbox's and tails' places its exposed vertices and blocks + 1 offsets into them
+        // (prepare_owned made both for these blocks).
         unsafe { b.launch_cooperative(cfg) }.map_err(gpu_err)?;
         if trace {
             let s = stream.clone_dtoh(&self.passes).map_err(gpu_err)?;
@@ -1269,7 +1308,7 @@ impl GpuSssp {
             );
             if shared.is_some() {
                 eprintln!(
-                    "owner-local (shared) pass: expansions done at {:.0}, takings at {:.0} clocks (mean of passes); {:.0} of {:.0} passes send ({:.0} clocks each, {:.0} without); idle laps {:.0}/{}, {:.0} of them took",
+                    "owner-local (shared) pass: expansions done at {:.0}, polls at {:.0} clocks (mean of passes); {:.0} of {:.0} passes send ({:.0} clocks each, {:.0} without); idle laps {:.0}/{}, {:.0} of them polled work",
                     mean(4) / mean(1).max(1.0),
                     mean(5) / mean(1).max(1.0),
                     mean(6),
@@ -1465,5 +1504,56 @@ impl GpuDistance for f64 {
     }
     fn device_delta(width: f64) -> DeviceDelta {
         DeviceDelta::Float(width)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildOptions, EdgeList, Weights};
+
+    /// exposed_vertices against a serial scan, strip by strip, on a random directed graph
+    /// (self loops and repeated arcs included), for every strip size and with more strips
+    /// than vertices.
+    #[test]
+    fn exposed_vertices_match_a_serial_scan() {
+        let n = 50u32;
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as u32 % n
+        };
+        let (src, dst): (Vec<u32>, Vec<u32>) = (0..200).map(|_| (next(), next())).unzip();
+        let w = Weights::I64(vec![1; src.len()].into());
+        let g = EdgeList::new(u64::from(n), src, dst, w)
+            .unwrap()
+            .build(&BuildOptions::default())
+            .unwrap();
+        let csr = g.out();
+        let (off, tgt) = (csr.offsets(), csr.targets());
+        for chunk in 1..=13usize {
+            for strips in [
+                (n as usize).div_ceil(chunk),
+                (n as usize).div_ceil(chunk) + 2,
+            ] {
+                let (list, offsets) = exposed_vertices(csr, chunk, strips);
+                assert_eq!(offsets.len(), strips + 1);
+                for s in 0..strips {
+                    let want: Vec<u32> = (0..n)
+                        .filter(|&v| v as usize / chunk == s)
+                        .filter(|&v| {
+                            (0..n as usize).any(|u| {
+                                u / chunk != s
+                                    && tgt[off[u] as usize..off[u + 1] as usize].contains(&v)
+                            })
+                        })
+                        .collect();
+                    let got = &list[offsets[s] as usize..offsets[s + 1] as usize];
+                    assert_eq!(got, &want[..], "chunk {chunk}, strip {s}");
+                }
+            }
+        }
     }
 }

@@ -512,17 +512,7 @@ __device__ __forceinline__ void inbox_push(u32 v, u32 chunk, u32* istamp, u32* i
     }
 }
 
-// owned_shared's send of v, just lowered below the bucket's end in gdist, to its owner:
-// v's bit in `sent`, the lowering fenced before it, so that the owner, which clears the
-// bit before it reads the distance, sees it. Returns 1 if the bit was not set already
-// (a send to count), else 0.
-__device__ __forceinline__ u32 send_bit(u32 v, u32* sent) {
-    __threadfence();  // the lowering before the bit
-    u32 bit = 1u << (v % 32);
-    return (atomicOr(sent + v / 32, bit) & bit) == 0;
-}
-
-// Words owned_shared's takers (and its scans) read at once.
+// Words owned_shared's pollers (and its scans) read at once.
 #define TAKE 4
 
 // The owner's relaxation of u's arcs (see owned): own targets join the next list (r.next,
@@ -743,43 +733,159 @@ __device__ void owned(const u64* off, const u32* tgt, const W* wt, D* dist, u32*
     }
 }
 
+// owned_shared's pieces. A block's strip: its vertices [vlo, vhi), their distances in sd
+// (shared, u32) and in gdist (global, every vertex), where other blocks lower them.
+
+// The strip's start: the source's distance 0, the others infinite, in sd and gdist.
+__device__ __forceinline__ void strip_init(u32* sd, u32* gdist, u32 chunk, u32 vlo, u32 vhi,
+                                           u32 source) {
+    for (u32 i = threadIdx.x; i < chunk; i += blockDim.x) {
+        u32 v = vlo + i;
+        u32 d = v == source ? 0 : Dist<u32>::inf();
+        sd[i] = d;
+        if (v < vhi) gdist[v] = d;
+    }
+}
+
+// What other blocks lowered in the strip: the calling thread reads the exposed vertices
+// (those with an arc from another strip) t, t + stride, ... of the `count` in `exposed`,
+// TAKE at once, and each whose gdist is below its distance in sd joins (join(v, gdist[v])).
+template <typename Join>
+__device__ __forceinline__ void poll_exposed(const u32* exposed, u32 count, const u32* gdist,
+                                             const u32* sd, u32 vlo, u32 t, u32 stride,
+                                             Join join) {
+    for (u32 i0 = t; i0 < count; i0 += TAKE * stride) {
+        u32 v[TAKE], g[TAKE];
+#pragma unroll
+        for (int j = 0; j < TAKE; j++) {
+            u32 i = i0 + j * stride;
+            v[j] = i < count ? __ldg(exposed + i) : NONE;
+        }
+#pragma unroll
+        for (int j = 0; j < TAKE; j++) g[j] = v[j] != NONE ? __ldcg(gdist + v[j]) : 0;
+#pragma unroll
+        for (int j = 0; j < TAKE; j++)
+            if (v[j] != NONE && g[j] < sd[v[j] - vlo]) join(v[j], g[j]);
+    }
+}
+
+// A bucket's scan of the strip: gdist folded into sd, each vertex in [lo, hi) put at the
+// slot *ctr reserves for it (put(at, v)), and also each that the fold lowered below lo
+// (another block's lowering that no poll saw: owned_shared's bucket ended without it),
+// and the least distance beyond folded into *gm. Returns *ctr after the scan (to every
+// thread).
+template <typename Put>
+__device__ u32 strip_scan(u32* sd, const u32* gdist, u32 chunk, u32 vlo, u32 vhi, u32 lo, u32 hi,
+                          u32* gm, u32* ctr, u64* scratch, Put put) {
+    const u32 INF = Dist<u32>::inf();
+    u32 best = INF;
+    // (TAKE of gdist's words read at once by each thread.)
+    for (u32 base = threadIdx.x & ~31u; base < chunk; base += TAKE * blockDim.x) {
+        u32 g[TAKE];
+#pragma unroll
+        for (int j = 0; j < TAKE; j++) {
+            u32 v = vlo + base + j * blockDim.x + (threadIdx.x & 31);
+            g[j] = v < vhi ? __ldcg(gdist + v) : INF;
+        }
+#pragma unroll
+        for (int j = 0; j < TAKE; j++) {
+            u32 i = base + j * blockDim.x + (threadIdx.x & 31), v = vlo + i;
+            u32 d = INF;
+            bool folded = false;
+            if (v < vhi) {
+                folded = g[j] < sd[i];
+                d = min(sd[i], g[j]);
+                sd[i] = d;
+            }
+            bool take = d < hi && (d >= lo || folded);
+            if (d >= hi && d < best) best = d;
+            u32 at = warp_reserve(take, ctr);
+            if (take) put(at, v);
+        }
+    }
+    fold_block_min(best, gm, scratch);
+    u32 c = *ctr;
+    __syncthreads();
+    return c;
+}
+
+// The shared-strip variants' end: packed words, as near_far's (distance << 32 | parent),
+// the parent the smallest tail of a tight arc (the CPU's rule). With `pull` (a symmetric
+// graph) v's in-arcs are its own row, sorted, so the first tight arc names it: the final
+// distances go to gdist, then each vertex writes its word once. Otherwise the final
+// distances go to gdist and, without a parent yet, to dist; then every tight arc u -> v
+// lowers v's word to u's by an atomic minimum, which leaves the smallest such u.
+template <typename W>
+__device__ void strip_finish(const u64* off, const u32* tgt, const W* wt, i64* dist, u32* gdist,
+                             const u32* sd, u32 vlo, u32 vhi, u32 source, u32 pull, u32* bar) {
+    const u32 INF = Dist<u32>::inf();
+    if (pull) {
+        for (u32 i = threadIdx.x; vlo + i < vhi; i += blockDim.x) gdist[vlo + i] = sd[i];
+        grid_sync_flat(bar + 2);
+        for (u32 v = vlo + threadIdx.x; v < vhi; v += blockDim.x) {
+            u32 dv = sd[v - vlo], p = v == source ? v : NONE;
+            for (u64 e = off[v], e1 = off[v + 1]; dv != INF && p == NONE && e < e1; e++) {
+                u32 u = tgt[e], du = __ldcg(gdist + u);
+                if (du != INF && du + (u32)wt[e] == dv) p = u;
+            }
+            dist[v] = dv == INF ? Dist<i64>::inf() : Packing<i64>::pack(dv, p);
+        }
+        return;
+    }
+    for (u32 i = threadIdx.x; vlo + i < vhi; i += blockDim.x) {
+        u32 v = vlo + i, d = sd[i];
+        gdist[v] = d;
+        dist[v] = d == INF ? Dist<i64>::inf() : Packing<i64>::pack(d, v == source ? v : NONE);
+    }
+    grid_sync_flat(bar + 2);
+    for (u32 u = vlo + threadIdx.x; u < vhi; u += blockDim.x) {
+        u32 du = sd[u - vlo];
+        if (du == INF) continue;
+        for (u64 e = off[u], e1 = off[u + 1]; e < e1; e++) {
+            u32 v = tgt[e], dv = __ldcg(gdist + v);
+            if (dv != INF && du + (u32)wt[e] == dv)
+                atomicMin((long long*)dist + v, (long long)Packing<i64>::pack(dv, u));
+        }
+    }
+}
+
 // Owner-local near-far with each block's distances in shared memory (the road-like
 // graphs whose strips fit: every distance below 2^31 - 1, positive integer weights).
 // As owned, but a block's vertices' distances live in its shared memory (`sd`, u32), so
 // that a local pass touches global memory only for the list, the rows and the sends: a
 // target of the block is lowered by a shared atomic minimum, and joins the next list once
 // (two bitmaps in shared memory: a list's bits are cleared as it is read). Another
-// block's target is lowered in `gdist` (every vertex, global) and, below the bucket's end,
-// sent to its owner as a bit in `sent` (istamp's words: a bit per vertex; send_bit); in
-// each pass the owner takes the bits of its range (the warps that expand nothing do,
-// while the others expand a short list), and each vertex taken joins its next list if
-// gdist's value lowered it in sd. (A bitmap needs no ring, no stamps and no waiting for
-// a slot: a send is one atomic OR, a taking one atomic AND per word.) A bucket's scan
-// first folds gdist into sd, which catches remote lowerings at or beyond the bucket's
-// end. At the end dist gets packed words, their parents from the tight arcs (the host
-// makes sure every distance fits).
+// block's target is lowered in `gdist` (every vertex, global) by an atomic minimum whose
+// result nobody waits for, and that is the whole send: in each pass the owner polls its
+// exposed vertices (those with an arc from another strip, `exposed`, listed by the host;
+// the warps that expand nothing do, while the others expand a short list), and each
+// whose gdist is below its distance in sd joins the next list. A bucket's scan first
+// folds gdist into sd, which catches remote lowerings at or beyond the bucket's end, and
+// any that no poll saw. At the end dist gets packed words, their parents from the tight
+// arcs (the host makes sure every distance fits).
 //
-// The bucket's end: `pending`, a u64 at words[0..2), is L + 2^32 S, where L sums the
-// blocks' list lengths and S their bits set less their bits taken, each block's part as
-// it last applied it. A block applies its change (list growth less expansions, bits
-// newly set less bits taken) only when it runs out of work, or when it starts again from
-// what it took, so sends cost no global count. pending is 0 only when the bucket is
-// done: L = 0 means every block with work got it from takings it has not applied and has
-// sent nothing since (it applies L > 0 at the end of the pass that took); then nothing is
-// unapplied but takings, and S, the bits set less those taken and applied, is 0 only if
-// no bit is set and no taking unapplied.
+// The bucket's end: `pending` (a u64 at words[0..2)) sums the blocks' list lengths, each
+// block's part as it last applied it: a block applies its change (list growth less
+// expansions) only when it runs out of work, or when it starts again from what it polled.
+// pending is 0 when every block has run out of work. A block that sees it 0 goes to the
+// grid barrier that ends the bucket; one that polls work after (a send it saw late) raises
+// pending again and does that work before it arrives. What a send lowered after its
+// owner's last poll is in gdist before the barrier (a block fences before it arrives), and
+// the scan after it folds it in and collects it with the next bucket: nothing is lost.
 // Arguments as owned's, but `pull` in packed's place (the words are always packed here;
-// pull: the graph is symmetric) and no inbox; lstamp is gdist; flags unused, and gmin
-// too: its two slots are words[6..8). (The kernel sssp_owned_shared_* takes owned's
-// list, inbox and ring tails included, and passes on what this uses.) Dynamic shared
-// memory: chunk distances, two bitmaps of chunk bits, and the rest (2 words an entry) the
-// two lists' first entries.
+// pull: the graph is symmetric), and `exposed` (each block's exposed vertices, block b's
+// from exposed_off[b] to exposed_off[b + 1]) in the inbox's; lstamp is gdist; flags
+// unused, and gmin too: its two slots are words[6..8). (The kernel sssp_owned_shared_*
+// takes owned's stamps, list and ring tails included, and passes on what this uses.)
+// Dynamic shared memory: chunk distances, two bitmaps of chunk bits, and the rest (2 words
+// an entry) the two lists' first entries.
 template <typename W>
 __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* dist,
-                             u32* gdist, u32* istamp, u32 n, u32 delta, u32 pull, u32 source,
-                             u32* la, u32* lb, u32* bar, u32* words, u32* stats, u64* prof) {
+                             u32* gdist, u32 n, u32 delta, u32 pull, u32 source, u32* la,
+                             u32* lb, const u32* exposed, const u32* exposed_off, u32* bar,
+                             u32* words, u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
-    __shared__ u32 s_len2[2], s_took, s_sends, s_flag, s_count, s_pt[3];
+    __shared__ u32 s_len2[2], s_polled, s_flag, s_count, s_pt[3];
     __shared__ u64 scratch[WARPS_MAX];
     const u32 INF = Dist<u32>::inf();
     u32 chunk = (n + gridDim.x - 1) / gridDim.x;
@@ -799,15 +905,9 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     lb += (u64)blockIdx.x * chunk;
     u64* pending = (u64*)words;
     u32* gm2 = words + 6;
-    for (u32 i = threadIdx.x; i < chunk; i += blockDim.x) {
-        u32 v = vlo + i;
-        u32 d = v == source ? 0 : INF;
-        sd[i] = d;
-        if (v < vhi) {
-            gdist[v] = d;
-            istamp[v] = 0;
-        }
-    }
+    strip_init(sd, gdist, chunk, vlo, vhi, source);
+    u32 e0 = exposed_off[blockIdx.x], ecount = exposed_off[blockIdx.x + 1] - e0;
+    exposed += e0;
     for (u32 i = threadIdx.x; i < 2 * bwords; i += blockDim.x) bm[i] = 0;
     bool has_source = owned_start(words, bar, la, source, vlo, vhi);
     // Entry `at` of list k is v.
@@ -826,19 +926,16 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
     u64 expanded = 0;
     u64 p_local = 0, p_idle = 0, p_scan = 0;  // the profile, as owned's
     u64 q[7] = {0, 0, 0, 0, 0, 0, 0};  // more of it: see the end
-    u32* sent = istamp;  // a bit per vertex: sent to its owner, not yet taken
     for (;;) {
-        // The bucket below hi, asynchronously. A pass expands the list and takes what
-        // other blocks sent (the block's bits of `sent`) into the next list; the block's
-        // change to `pending` waits in `unapplied` (see above). Two list counters
-        // alternate by pass; the barrier at a pass's start orders thread 0's clearing of
-        // the counters, and its applying of the change, before the pass's work (so a
-        // block that starts again from what it took sends nothing before it applied).
+        // The bucket below hi, asynchronously. A pass expands the list and polls what
+        // other blocks lowered into the next list; the block's change to `pending` waits
+        // in `unapplied` (see above). Two list counters alternate by pass; the barrier at
+        // a pass's start orders thread 0's clearing of the counters, and its applying of
+        // the change, before the pass's work.
         if (threadIdx.x == 0) {
             s_len2[0] = 0;
             s_len2[1] = 0;
-            s_took = 0;
-            s_sends = 0;
+            s_polled = 0;
         }
         u64 unapplied = 0;
         for (;;) {
@@ -859,11 +956,10 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                         put(nxt, atomicAdd(ctr, 1), v);
                 }
             };
-            // Short lists are expanded by their first warps, while the others take what
-            // was sent.
+            // Short lists are expanded by their first warps, while the others poll.
             u32 ewarps = (len + 31) / 32, warps = blockDim.x / 32;
             bool split = len && 2 * ewarps <= warps;
-            u32 sends = 0;
+            bool sends = false;
             for (u32 i = threadIdx.x; i < len; i += blockDim.x) {
                 u32 u = i < cap ? head[cur * cap + i] : ld((cur ? lb : la) + i);
                 atomicAnd(bm + cur * bwords + (u - vlo) / 32, ~(1u << ((u - vlo) % 32)));
@@ -883,57 +979,24 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                     for (int k = 0; k < UNROLL; k++) {
                         if (v[k] == NONE) continue;
                         u32 nd = du + w[k];
-                        if (v[k] >= vlo && v[k] < vhi)
+                        if (v[k] >= vlo && v[k] < vhi) {
                             join(v[k], nd);
-                        else if (nd < __ldcg(gdist + v[k]) && nd < atomicMin(gdist + v[k], nd) &&
-                                 nd < hi)
-                        {
-                            sends += send_bit(v[k], sent);
-                            if (prof) s_pt[2] = 1;
+                        } else {
+                            atomicMin(gdist + v[k], nd);
+                            sends = true;
                         }
                     }
                 }
             }
-            if (prof) warp_max_to((u32)clock() - t32, s_pt);
-            // What other blocks sent: each bit taken (cleared) before its distance is
-            // read, so that a lowering this misses sets it again. A taker reads up to
-            // TAKE words at once.
-            u32 took = 0;
+            if (prof) {
+                warp_max_to((u32)clock() - t32, s_pt);
+                if (sends) s_pt[2] = 1;
+            }
+            // What other blocks lowered (the threads not expanding, where split).
             u32 tt = split ? threadIdx.x - 32 * ewarps : threadIdx.x;
             u32 tstride = split ? blockDim.x - 32 * ewarps : blockDim.x;
-            for (u32 x0 = vlo / 32 + tt; (!split || tt < tstride) && x0 * 32 < vhi;
-                 x0 += TAKE * tstride) {
-                u32 bits[TAKE];
-#pragma unroll
-                for (int j = 0; j < TAKE; j++) {
-                    u32 x = x0 + j * tstride;
-                    u32 mask = 0xffffffffu;
-                    if (x * 32 < vlo) mask &= 0xffffffffu << (vlo % 32);
-                    if (x * 32 + 32 > vhi) mask &= 0xffffffffu >> (32 - vhi % 32);
-                    bits[j] = x * 32 < vhi ? __ldcg(sent + x) & mask : 0;
-                }
-                bool any = false;
-#pragma unroll
-                for (int j = 0; j < TAKE; j++) {
-                    if (!bits[j]) continue;
-                    bits[j] &= atomicAnd(sent + x0 + j * tstride, ~bits[j]);
-                    any = true;
-                }
-                if (!any) continue;
-                __threadfence();  // the bits cleared before the distances are read
-#pragma unroll
-                for (int j = 0; j < TAKE; j++) {
-                    u32 x = x0 + j * tstride;
-                    while (bits[j]) {
-                        u32 v = x * 32 + __ffs(bits[j]) - 1;
-                        bits[j] &= bits[j] - 1;
-                        took++;
-                        join(v, __ldcg(gdist + v));
-                    }
-                }
-            }
-            if (took) atomicAdd(&s_took, took);
-            if (sends) atomicAdd(&s_sends, sends);
+            if (!split || tt < tstride)
+                poll_exposed(exposed, ecount, gdist, sd, vlo, tt, tstride, join);
             if (prof) warp_max_to((u32)clock() - t32, s_pt + 1);
             __syncthreads();
             if (prof && threadIdx.x == 0) {
@@ -947,7 +1010,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                     q[6] += sends ? 0 : t;
                 } else {
                     q[4]++;
-                    q[5] += s_took != 0;
+                    q[5] += *ctr != 0;
                 }
                 s_pt[0] = s_pt[1] = s_pt[2] = 0;
             }
@@ -956,13 +1019,11 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                 s_len2[(lmark + 1) & 1] = 0;  // last read before this pass's first barrier
                 expanded += len;
                 // (Two's complement: the sum wraps to the signed change.)
-                unapplied += (u64)next_len - len + ((u64)s_sends - s_took << 32);
-                s_took = 0;
-                s_sends = 0;
+                unapplied += (u64)next_len - len;
                 // Applied when the block runs out of work, or starts again with what it
-                // took (see the pending count above).
+                // polled (see the pending count above).
                 if ((len == 0 || next_len == 0) && unapplied != 0) {
-                    __threadfence();  // this block's relaxations and takings before
+                    __threadfence();  // this block's relaxations before
                     atomicAdd(pending, unapplied);
                     unapplied = 0;
                 }
@@ -970,8 +1031,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             cur = nxt;
             cur_len = next_len;
             if (next_len == 0) {
-                // Out of work: done if nothing is pending anywhere, else another look at
-                // what was sent.
+                // Out of work: done if nothing is pending anywhere, else another poll.
                 if (threadIdx.x == 0) s_flag = *(volatile u64*)pending == 0;
                 __syncthreads();
                 if (prof) p_idle += clock64() - t0;
@@ -992,38 +1052,12 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
             words[3 + (scans + 2) % 3] = 0;
         }
         advances++;
-        // The scan (as owned's): gdist folded into sd, then [lo, hi) collected, and the
-        // least distance beyond folded into *gm.
+        // The scan (as owned's, strip_scan): the bucket's vertices into list `cur`.
         auto scan = [&](u32 lo, u32 hi) -> u32 {
             if (threadIdx.x == 0) s_count = 0;
             __syncthreads();
-            u32 best = INF;
-            // (TAKE of gdist's words read at once by each thread.)
-            for (u32 base = threadIdx.x & ~31u; base < chunk; base += TAKE * blockDim.x) {
-                u32 g[TAKE];
-#pragma unroll
-                for (int j = 0; j < TAKE; j++) {
-                    u32 v = vlo + base + j * blockDim.x + (threadIdx.x & 31);
-                    g[j] = v < vhi ? __ldcg(gdist + v) : INF;
-                }
-#pragma unroll
-                for (int j = 0; j < TAKE; j++) {
-                    u32 i = base + j * blockDim.x + (threadIdx.x & 31), v = vlo + i;
-                    u32 d = INF;
-                    if (v < vhi) {
-                        d = min(sd[i], g[j]);
-                        sd[i] = d;
-                    }
-                    bool take = d >= lo && d < hi && d != INF;
-                    if (d >= hi && d < best) best = d;
-                    u32 at = warp_reserve(take, &s_count);
-                    if (take) put(cur, at, v);
-                }
-            }
-            fold_block_min(best, gm, scratch);
-            u32 c = s_count;
-            __syncthreads();
-            return c;
+            return strip_scan(sd, gdist, chunk, vlo, vhi, lo, hi, gm, &s_count, scratch,
+                              [&](u32 at, u32 v) { put(cur, at, v); });
         };
         u32 collected;
         bool more = owned_advance(scan, lo, delta, gm, hi, pending, words, bar, scans, collected);
@@ -1032,45 +1066,12 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         cur_len = collected;
     }
     owned_profile(prof, p_local, passes, p_idle, p_scan);
-    // [4, 11): clocks from a pass's start to its last warp's expansions and takings done,
-    // passes with a send and their clocks, idle laps and those that took something, the
+    // [4, 11): clocks from a pass's start to its last warp's expansions and polls done,
+    // passes with a send and their clocks, idle laps and those that polled something, the
     // clocks of passes without a send.
     for (int k = 0; prof && threadIdx.x == 0 && k < 7; k++)
         prof[PROF_SLOTS * blockIdx.x + 4 + k] = q[k];
-    // Packed words, as near_far's (distance << 32 | parent), the parent the smallest tail
-    // of a tight arc (the CPU's rule). With `pull` (a symmetric graph) v's in-arcs are its
-    // own row, sorted, so the first tight arc names it: the final distances go to gdist,
-    // then each vertex writes its word once.
-    if (pull) {
-        for (u32 i = threadIdx.x; vlo + i < vhi; i += blockDim.x) gdist[vlo + i] = sd[i];
-        grid_sync_flat(bar + 2);
-        for (u32 v = vlo + threadIdx.x; v < vhi; v += blockDim.x) {
-            u32 dv = sd[v - vlo], p = v == source ? v : NONE;
-            for (u64 e = off[v], e1 = off[v + 1]; dv != INF && p == NONE && e < e1; e++) {
-                u32 u = tgt[e], du = __ldcg(gdist + u);
-                if (du != INF && du + (u32)wt[e] == dv) p = u;
-            }
-            dist[v] = dv == INF ? Dist<i64>::inf() : Packing<i64>::pack(dv, p);
-        }
-    }
-    // Otherwise the final distances go to gdist and, without a parent yet, to dist; then
-    // every tight arc u -> v lowers v's word to u's by an atomic minimum, which leaves
-    // the smallest such u.
-    for (u32 i = threadIdx.x; !pull && vlo + i < vhi; i += blockDim.x) {
-        u32 v = vlo + i, d = sd[i];
-        gdist[v] = d;
-        dist[v] = d == INF ? Dist<i64>::inf() : Packing<i64>::pack(d, v == source ? v : NONE);
-    }
-    if (!pull) grid_sync_flat(bar + 2);
-    for (u32 u = vlo + threadIdx.x; !pull && u < vhi; u += blockDim.x) {
-        u32 du = sd[u - vlo];
-        if (du == INF) continue;
-        for (u64 e = off[u], e1 = off[u + 1]; e < e1; e++) {
-            u32 v = tgt[e], dv = __ldcg(gdist + v);
-            if (dv != INF && du + (u32)wt[e] == dv)
-                atomicMin((long long*)dist + v, (long long)Packing<i64>::pack(dv, u));
-        }
-    }
+    strip_finish(off, tgt, wt, dist, gdist, sd, vlo, vhi, source, pull, bar);
     if (threadIdx.x == 0) atomicAdd(stats + 2, (u32)expanded);
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         stats[0] = passes;
@@ -1626,10 +1627,11 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(1024, 1) sssp_owned_shared_##SUFFIX(          \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* gdist, u32* istamp, u32 n,  \
-        D delta, u32 pull, u32 source, u32* la, u32* lb, u32* inbox, u32* ictr, u32* bar,      \
-        u32* words, D* gmin, u32* flags, u32* stats, u64* prof) {                              \
-        owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, istamp, n, (u32)delta, pull, source,  \
-                        la, lb, bar, words, stats, prof);                                      \
+        D delta, u32 pull, u32 source, u32* la, u32* lb, const u32* exposed,                   \
+        const u32* exposed_off, u32* bar, u32* words, D* gmin, u32* flags, u32* stats,         \
+        u64* prof) {                                                                           \
+        owned_shared<W>(off, tgt, wt, (i64*)dist, gdist, n, (u32)delta, pull, source, la, lb,  \
+                        exposed, exposed_off, bar, words, stats, prof);                        \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_buckets_##SUFFIX(                   \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32* bindex, u32 n,  \
