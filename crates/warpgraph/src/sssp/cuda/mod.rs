@@ -202,14 +202,19 @@ struct OwnedState {
     lb: CudaSlice<u32>,
     inbox: CudaSlice<u32>,
     ictr: CudaSlice<u32>,
-    /// Bytes of dynamic shared memory of the variant with each block's distances in
-    /// shared memory (sssp.cu's `owned_shared`) before its lists' first entries, where
-    /// they fit with SHARED_HEAD entries and the distances allow it (see
-    /// [`GpuSssp::set_shared_strips`]).
-    shared_bytes: Option<u32>,
-    /// The shared variant's exposed vertices and each block's offset into them (see
-    /// [`exposed_vertices`]), where it runs.
-    exposed: Option<(CudaSlice<u32>, CudaSlice<u32>)>,
+    /// The variant with each block's distances in shared memory (sssp.cu's
+    /// `owned_shared`), where they fit with SHARED_HEAD list entries and the distances
+    /// allow it (see [`GpuSssp::set_shared_strips`]).
+    shared: Option<SharedStrips>,
+}
+
+/// Owner-local near-far's shared variant's own state.
+struct SharedStrips {
+    /// Bytes of dynamic shared memory before its lists' first entries.
+    bytes: u32,
+    /// Its exposed vertices and each block's offset into them (see [`exposed_vertices`]).
+    exposed: CudaSlice<u32>,
+    exposed_off: CudaSlice<u32>,
 }
 
 /// Threads per block of owner-local near-far.
@@ -831,7 +836,7 @@ impl GpuSssp {
     /// (after prepare_owned: where the strips fit and the words are packed, unless turned
     /// off).
     fn shared_strip_bytes(&self) -> Option<u32> {
-        let strips = self.owned.as_ref()?.shared_bytes?;
+        let strips = self.owned.as_ref()?.shared.as_ref()?.bytes;
         self.shared_strips
             .then(|| strips + HEAD_ENTRY_BYTES as u32 * self.shared_head)
     }
@@ -1178,8 +1183,7 @@ impl GpuSssp {
             lb: self.gpu.zeros(list)?,
             inbox: self.gpu.zeros(2 * list)?,
             ictr: self.gpu.zeros(OWNED_BLOCKS_MAX as usize)?,
-            shared_bytes: None,
-            exposed: None,
+            shared: None,
         });
         // The shared-memory variant: a block's distances (u32), two bitmaps of them and
         // its lists' first entries, below the block's limit less what the kernel declares
@@ -1202,10 +1206,12 @@ impl GpuSssp {
                 .map_err(gpu_err)?;
             if fits > 0 {
                 let (list, offsets) = exposed_vertices(csr, chunk as usize, blocks as usize);
-                let exposed = (self.gpu.upload(&list)?, self.gpu.upload(&offsets)?);
-                let o = self.owned.as_mut().expect("made above");
-                o.shared_bytes = Some(strips as u32);
-                o.exposed = Some(exposed);
+                let shared = SharedStrips {
+                    bytes: strips as u32,
+                    exposed: self.gpu.upload(&list)?,
+                    exposed_off: self.gpu.upload(&offsets)?,
+                };
+                self.owned.as_mut().expect("made above").shared = Some(shared);
             }
         }
         Ok(())
@@ -1258,8 +1264,8 @@ impl GpuSssp {
             DeviceDelta::Float(x) => b.arg(x),
         };
         b.arg(&packed).arg(&source).arg(&mut o.la).arg(&mut o.lb);
-        match (&shared, &o.exposed) {
-            (Some(_), Some((list, offsets))) => b.arg(list).arg(offsets),
+        match (&shared, &o.shared) {
+            (Some(_), Some(s)) => b.arg(&s.exposed).arg(&s.exposed_off),
             _ => b.arg(&mut o.inbox).arg(&mut o.ictr),
         };
         b.arg(&mut self.barrier)

@@ -885,7 +885,7 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
                              u32* lb, const u32* exposed, const u32* exposed_off, u32* bar,
                              u32* words, u32* stats, u64* prof) {
     extern __shared__ u32 smem[];
-    __shared__ u32 s_len2[2], s_polled, s_flag, s_count, s_pt[3];
+    __shared__ u32 s_len2[2], s_flag, s_count, s_pt[3];
     __shared__ u64 scratch[WARPS_MAX];
     const u32 INF = Dist<u32>::inf();
     u32 chunk = (n + gridDim.x - 1) / gridDim.x;
@@ -935,7 +935,6 @@ __device__ void owned_shared(const u64* off, const u32* tgt, const W* wt, i64* d
         if (threadIdx.x == 0) {
             s_len2[0] = 0;
             s_len2[1] = 0;
-            s_polled = 0;
         }
         u64 unapplied = 0;
         for (;;) {
