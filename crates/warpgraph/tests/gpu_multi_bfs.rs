@@ -9,7 +9,7 @@
 mod common;
 
 use proptest::prelude::*;
-use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each, bfs_team_lists};
+use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each, bfs_team_lists, LIST_CAP};
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
 use warpgraph::generate::{generate, GenerateOptions, Generator};
@@ -38,15 +38,17 @@ fn all_options() -> Vec<BfsOptions> {
 
 /// Searches `g` from every one of `sources` on each team size with every option set,
 /// checking each tree against the CPU's depths and the verifier, and that every team size
-/// gives the same trees.
+/// gives the same trees; with the defaults, and with every level on the GPUs (none
+/// expanded by the host).
 fn check(g: &Graph, sources: &[u32]) {
-    check_lists(g, sources, &[]);
+    check_lists(g, sources, &[(LIST_CAP, 0)]);
 }
 
-/// As `check`, also with short top-down levels (one all-gather of what each GPU found) up
-/// to each of `caps` frontier arcs instead of the default: 0 takes the long way (pairs to
-/// their owners) always; the trees must not change.
-fn check_lists(g: &Graph, sources: &[u32], caps: &[usize]) {
+/// As `check` with the defaults, then with each of `ways`: short top-down levels (one
+/// all-gather of what each GPU found) up to `.0` frontier arcs (0 takes the long way,
+/// pairs to their owners, always), and the host's first levels up to `.1` arcs in all (0:
+/// none); the trees must not change.
+fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize)]) {
     let sizes = common::team_sizes();
     let expected: Vec<Vec<u32>> = sources
         .iter()
@@ -58,7 +60,7 @@ fn check_lists(g: &Graph, sources: &[u32], caps: &[usize]) {
         .flat_map(|o| sources.iter().map(move |&s| (s, o)))
         .collect();
     let mut first: Option<Vec<BfsTree>> = None;
-    let ways = std::iter::once(None).chain(caps.iter().map(|&c| Some(c)));
+    let ways = std::iter::once(None).chain(ways.iter().map(|&c| Some(c)));
     let runs_of = sizes
         .iter()
         .flat_map(|&s| ways.clone().map(move |c| (s, c)));
@@ -66,9 +68,9 @@ fn check_lists(g: &Graph, sources: &[u32], caps: &[usize]) {
         let team = TeamSpec::local(size);
         let runs = match cap {
             None => bfs_team_each(&team, g, &searches),
-            Some(c) => bfs_team_lists(&team, g, &searches, c),
+            Some((c, h)) => bfs_team_lists(&team, g, &searches, c, h),
         }
-        .unwrap_or_else(|e| panic!("team of {size}, lists up to {cap:?}: {e}"));
+        .unwrap_or_else(|e| panic!("team of {size}, lists and host arcs up to {cap:?}: {e}"));
         assert_eq!(runs.trees.len(), searches.len());
         let trees: Vec<BfsTree> = runs.trees.into_iter().map(Option::unwrap).collect();
         for (i, tree) in trees.iter().enumerate() {
@@ -77,14 +79,15 @@ fn check_lists(g: &Graph, sources: &[u32], caps: &[usize]) {
             let want = &expected[sources.iter().position(|&x| x == s).unwrap()];
             assert!(
                 tree.depth == *want,
-                "team of {size}, lists up to {cap:?}, {opts:?}, source {s}: depths differ \
+                "team of {size}, lists and host arcs up to {cap:?}, {opts:?}, source {s}: depths differ \
                  from the CPU's"
             );
-            verify(g, tree)
-                .unwrap_or_else(|e| panic!("team of {size}, lists up to {cap:?}, {opts:?}: {e}"));
+            verify(g, tree).unwrap_or_else(|e| {
+                panic!("team of {size}, lists and host arcs up to {cap:?}, {opts:?}: {e}")
+            });
             assert!(
                 tree.parent == least_parents(g, tree),
-                "team of {size}, lists up to {cap:?}, {opts:?}, source {s}: a parent is not \
+                "team of {size}, lists and host arcs up to {cap:?}, {opts:?}, source {s}: a parent is not \
                  the least in-neighbour one level up"
             );
             let t = runs.times[i];
@@ -94,7 +97,7 @@ fn check_lists(g: &Graph, sources: &[u32], caps: &[usize]) {
             None => first = Some(trees),
             Some(f) => assert!(
                 *f == trees,
-                "team of {size}, lists up to {cap:?}, gives other parents"
+                "team of {size}, lists and host arcs up to {cap:?}, gives other parents"
             ),
         }
     }
@@ -142,7 +145,7 @@ proptest! {
         }
         let g = common::graph(n, &edges, Weights::None, directed);
         let n = n as u32;
-        check_lists(&g, &[pick % n, (pick / 7) % n, n - 1], &[0, 7]);
+        check_lists(&g, &[pick % n, (pick / 7) % n, n - 1], &[(0, 0), (7, 0), (LIST_CAP, 5)]);
     }
 }
 
@@ -199,7 +202,7 @@ fn edge_cases() {
     let leaves = 70_000u32;
     let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let g = common::graph(u64::from(leaves) + 2, &star, Weights::None, false);
-    check_lists(&g, &[0, 5, leaves + 1], &[0, 69_999]);
+    check_lists(&g, &[0, 5, leaves + 1], &[(0, 0), (69_999, 0), (0, 3)]);
     check(&common::graph(1, &[], Weights::None, true), &[0]);
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
     check(&common::graph(5000, &path, Weights::None, true), &[0]);

@@ -86,6 +86,27 @@ extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* 
     }
 }
 
+// After mbfs_reset, the first levels the host expanded (multi.rs's HostLevels): `seeds`
+// holds `count` (vertex, parent, depth) triples, every vertex they reached but the source.
+// Each goes into `visited`, those of depth `last` (the frontier) into `front` in place of
+// the source, and this rank's own get their depth and parent.
+extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 source, u32 lo,
+                                     u32 nl, u32* front, u32* visited, u32* depth,
+                                     u32* parent) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) atomicAnd(front + source / 32, ~(1u << (source % 32)));
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+        u32 t = seeds[3 * i], p = seeds[3 * i + 1], d = seeds[3 * i + 2];
+        u32 bit = 1u << (t % 32);
+        atomicOr(visited + t / 32, bit);
+        if (d == last) atomicOr(front + t / 32, bit);
+        if (t - lo < nl) {
+            depth[t - lo] = d;
+            parent[t - lo] = p;
+        }
+    }
+}
+
 // The frontier's vertices of this rank as a list of local ids; each warp reserves its
 // slots with one atomic add. A vertex of `piece` out-arcs or more goes to `big` instead,
 // as one entry (v << 32 | c) for each piece c of `piece` arcs (their count in *blen), a

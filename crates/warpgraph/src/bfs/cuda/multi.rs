@@ -36,7 +36,11 @@
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level with long lists); the graph is uploaded
-//! once for any number of sources. `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
+//! once for any number of sources. The first levels cost none of that: while their
+//! frontiers have [`HOST_ARCS`] out-arcs in all, the host expands them itself (every
+//! process alike, from its copy of the graph, with the same rule for parents) while the
+//! GPUs clear their arrays, and hands the GPUs what they reached in one copy and one
+//! kernel (`WARPGRAPH_BFS_HOST_ARCS` sets the bound; 0 leaves every level to the GPUs). `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
 //! the step, of the exchange, the host's, and the GPU's wait for the host before the level.
 
 use std::time::Instant;
@@ -140,6 +144,8 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         0
     };
     let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
+    // What the host's first levels reached (the bound is at most LIST_CAP arcs).
+    let seeds = 4 * 3 * LIST_CAP as u64;
     // Its queue, depths and parents, and the pieces of its big frontier vertices.
     let queues = 4 * 3 * local + 8 * pieces_bound(g.out(), r) as u64;
     // Every vertex's out-degree, and at setup its range's part to all-gather.
@@ -149,6 +155,7 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         + queues
         + degrees
         + lists
+        + seeds
         + 4 * (world as u64 + 1) * world as u64
         + exchange
         + tree
@@ -197,17 +204,30 @@ pub fn bfs_team_each(
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
 ) -> Result<TeamRuns> {
-    bfs_team_lists(spec, g, searches, LIST_CAP)
+    let host_arcs = match std::env::var("WARPGRAPH_BFS_HOST_ARCS") {
+        Ok(v) => match v.parse() {
+            Ok(a) if a <= LIST_CAP => a,
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "WARPGRAPH_BFS_HOST_ARCS={v:?}: expected a number of arcs, 0 to {LIST_CAP}"
+                )))
+            }
+        },
+        Err(_) => HOST_ARCS,
+    };
+    bfs_team_lists(spec, g, searches, LIST_CAP, host_arcs)
 }
 
 /// As [`bfs_team_each`], with top-down levels short up to `list_cap` frontier arcs (at
-/// most [`LIST_CAP`]): for tests, to take both ways on small graphs.
+/// most [`LIST_CAP`]) and the host's first levels up to `host_arcs` arcs (at most
+/// [`LIST_CAP`]): for tests, to take every way on small graphs.
 #[doc(hidden)]
 pub fn bfs_team_lists(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
     list_cap: usize,
+    host_arcs: usize,
 ) -> Result<TeamRuns> {
     let n = g.num_vertices();
     for (s, opts) in searches {
@@ -258,7 +278,7 @@ pub fn bfs_team_lists(
         }
     }
     let per_rank = team::run(spec, sinks, |m, mut sinks| {
-        let mut state = RankState::new(m, g, part, gather)?;
+        let mut state = RankState::new(m, g, part, gather, host_arcs.min(LIST_CAP))?;
         state.list_cap = list_cap.min(LIST_CAP);
         let setup = start.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(searches.len());
@@ -325,6 +345,7 @@ struct Kernels {
     merge: CudaFunction,
     bottom_up: CudaFunction,
     visit: CudaFunction,
+    seed: CudaFunction,
 }
 
 /// A rank's part of the graph and its search state.
@@ -376,6 +397,9 @@ struct RankState {
     /// the host.
     counts: CudaSlice<u32>,
     counts_host: PinnedHostSlice<u32>,
+    /// The first levels, expanded by the host, and what they reached for the GPU.
+    host: HostLevels,
+    seeds: CudaSlice<u32>,
     blocks: u32,
 }
 
@@ -418,10 +442,16 @@ impl Counters {
 }
 
 impl RankState {
-    fn new(m: &Member, g: &Graph, part: Partition, gather: bool) -> Result<RankState> {
+    fn new(
+        m: &Member,
+        g: &Graph,
+        part: Partition,
+        gather: bool,
+        host_arcs: usize,
+    ) -> Result<RankState> {
         let gpu = &m.gpu;
         // Every rank checks and allocates, then all agree before the first collective.
-        let made = Self::allocate(m, g, part, gather);
+        let made = Self::allocate(m, g, part, gather, host_arcs);
         if !m.agree(made.is_ok())? {
             return Err(made.err().unwrap_or_else(|| {
                 Error::Nccl("another GPU of the team could not set up its part".into())
@@ -443,6 +473,7 @@ impl RankState {
         g: &Graph,
         part: Partition,
         gather: bool,
+        host_arcs: usize,
     ) -> Result<(RankState, CudaSlice<u32>)> {
         let gpu = &m.gpu;
         let r = part.range(m.rank);
@@ -467,6 +498,7 @@ impl RankState {
             merge: f("mbfs_merge")?,
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
+            seed: f("mbfs_seed")?,
         };
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
@@ -548,6 +580,9 @@ impl RankState {
             },
             counts: gpu.zeros(m.world * m.world)?,
             counts_host: gpu.pinned(m.world * m.world)?,
+            host: HostLevels::new(host_arcs),
+            // A vertex reached per arc at most.
+            seeds: gpu.zeros(3 * host_arcs.max(1))?,
             copied: gpu
                 .stream()
                 .record_event(Some(
@@ -609,6 +644,10 @@ impl RankState {
         // The last level's end (tracing): the GPU's wait for the host is from it to the
         // next level's start.
         let mut ended: Option<CudaEvent> = None;
+        // The host expands the first top-down levels while they are small (the GPUs
+        // clearing their arrays meanwhile), until `seeded` hands their result over.
+        self.host.start(source);
+        let mut seeded = false;
         while nf > 0 {
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
@@ -619,6 +658,23 @@ impl RankState {
             prev_nf = nf;
             unexplored = unexplored.saturating_sub(mf);
             let lt = Instant::now();
+            if !seeded {
+                if !bottom_up && self.host.take(mf) {
+                    (nf, mf) = self.host.expand(g.out(), level + 1);
+                    level += 1;
+                    if trace {
+                        eprintln!(
+                            "rank {} level {level:>4} host      found {nf} vertices, {mf} arcs; \
+                             host {:.3} ms",
+                            m.rank,
+                            lt.elapsed().as_secs_f64() * 1e3
+                        );
+                    }
+                    continue;
+                }
+                self.seed(gpu, source, level)?;
+                seeded = true;
+            }
             let e0 = mark(gpu, trace)?;
             let short = !bottom_up && mf <= self.list_cap as u64;
             let e1 = if bottom_up {
@@ -685,6 +741,10 @@ impl RankState {
                 ended = e2;
             }
         }
+        if !seeded {
+            // The host found the whole component.
+            self.seed(gpu, source, level)?;
+        }
         if gather {
             // Spread over processes: every part to rank 0's GPU first.
             let mut group = m.comm.group();
@@ -728,6 +788,44 @@ impl RankState {
             levels: level,
         })
     }
+    /// Hands the GPU what the host's first `levels` levels reached (nothing for none):
+    /// their vertices into the visited set, the last level's as the frontier (in place of
+    /// the source), this rank's own with their depths and parents.
+    fn seed(&mut self, gpu: &Gpu, source: VertexId, levels: u32) -> Result<()> {
+        let found = &self.host.found;
+        if levels == 0 {
+            return Ok(());
+        }
+        let stream = gpu.stream();
+        if !found.is_empty() {
+            stream
+                .memcpy_htod(&found[..], &mut self.seeds.slice_mut(..found.len()))
+                .map_err(gpu_err)?;
+        }
+        let count = (found.len() / 3) as u32;
+        let mut b = stream.launch_builder(&self.k.seed);
+        b.arg(&self.seeds)
+            .arg(&count)
+            .arg(&levels)
+            .arg(&source)
+            .arg(&self.lo)
+            .arg(&self.nl)
+            .arg(&mut self.front)
+            .arg(&mut self.visited)
+            .arg(&mut self.depth)
+            .arg(&mut self.parent);
+        // SAFETY: matches mbfs_seed; seeds holds `count` triples of vertices below n, the
+        // bitmaps cover every vertex, depth and parent this rank's.
+        unsafe {
+            b.launch(launch_config(
+                count.div_ceil(THREADS).clamp(1, self.blocks),
+                THREADS,
+            ))
+        }
+        .map_err(gpu_err)?;
+        Ok(())
+    }
+
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
@@ -943,6 +1041,112 @@ impl RankState {
     }
 }
 
+/// Frontier out-arcs, over all the first levels, up to which the host expands them itself
+/// ([`HostLevels`]).
+pub const HOST_ARCS: usize = 4096;
+
+/// The first levels of a search, expanded on the host: a top-down level whose arcs keep
+/// the total within the bound ([`HostLevels::take`]) costs a few microseconds here,
+/// against a collective and a round trip on the GPUs. Parents follow the GPUs' rule: the
+/// frontier is scanned in ascending order and the first arc to reach a vertex is its
+/// parent's, so the least in-neighbour one level up.
+struct HostLevels {
+    /// Arcs the levels may still expand.
+    budget: usize,
+    /// Arcs the levels may expand in all.
+    cap: usize,
+    /// The vertices reached (open addressing, `EMPTY` for none), and which slots are used.
+    slots: Vec<u32>,
+    used: Vec<usize>,
+    /// The frontier (ascending) and the one being made.
+    front: Vec<u32>,
+    next: Vec<u32>,
+    /// (vertex, parent, depth) of every vertex reached but the source.
+    found: Vec<u32>,
+}
+
+impl HostLevels {
+    const EMPTY: u32 = u32::MAX;
+
+    /// For levels of up to `cap` arcs in all.
+    fn new(cap: usize) -> HostLevels {
+        // The source and one vertex per arc at most: the table stays at most half full.
+        let slots = (2 * (cap + 1)).next_power_of_two();
+        HostLevels {
+            budget: cap,
+            cap,
+            slots: vec![Self::EMPTY; slots],
+            used: Vec::new(),
+            front: Vec::new(),
+            next: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// A new search from `source`: the source is reached, and the frontier.
+    fn start(&mut self, source: VertexId) {
+        for &i in &self.used {
+            self.slots[i] = Self::EMPTY;
+        }
+        self.used.clear();
+        self.found.clear();
+        self.front.clear();
+        self.budget = self.cap;
+        self.insert(source);
+        self.front.push(source);
+    }
+
+    /// Whether a level of `arcs` frontier arcs is the host's (then counted).
+    fn take(&mut self, arcs: u64) -> bool {
+        match usize::try_from(arcs) {
+            Ok(a) if a <= self.budget => {
+                self.budget -= a;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Marks `v` reached; whether it was not before.
+    fn insert(&mut self, v: VertexId) -> bool {
+        // Fibonacci hashing: the product's top bits pick the slot.
+        let mask = self.slots.len() - 1;
+        let bits = self.slots.len().trailing_zeros();
+        let mut i = (u64::from(v).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        loop {
+            match self.slots[i] {
+                Self::EMPTY => {
+                    self.slots[i] = v;
+                    self.used.push(i);
+                    return true;
+                }
+                x if x == v => return false,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Expands the frontier over `out`, its new vertices at `depth`; the next frontier's
+    /// vertices and out-arcs.
+    fn expand(&mut self, out: &Csr, depth: u32) -> (u64, u64) {
+        let mut next = std::mem::take(&mut self.next);
+        next.clear();
+        for i in 0..self.front.len() {
+            let u = self.front[i];
+            for &t in out.neighbors(u) {
+                if self.insert(t) {
+                    next.push(t);
+                    self.found.extend([t, u, depth]);
+                }
+            }
+        }
+        next.sort_unstable();
+        self.next = std::mem::replace(&mut self.front, next);
+        let arcs = self.front.iter().map(|&v| out.degree(v)).sum();
+        (self.front.len() as u64, arcs)
+    }
+}
+
 /// A top-down level whose frontier has at most this many out-arcs is short: each rank's
 /// list of what it found holds no more (one pair per arc at most), so every list goes to
 /// every rank in one all-gather of a size known beforehand (up to 1 MiB a rank).
@@ -991,7 +1195,96 @@ fn between(a: &Option<CudaEvent>, b: &Option<CudaEvent>) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Weights;
+    use crate::bfs::{BfsOptions, UNREACHED};
+    use crate::graph::{BuildOptions, EdgeList, Weights};
+    use proptest::prelude::*;
+
+    fn graph(n: u64, edges: &[(u32, u32)], directed: bool) -> Graph {
+        EdgeList::new(
+            n,
+            edges.iter().map(|e| e.0).collect(),
+            edges.iter().map(|e| e.1).collect(),
+            Weights::None,
+        )
+        .unwrap()
+        .build(&BuildOptions {
+            directed,
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The host's levels against the CPU's BFS, on random graphs with self loops,
+        /// parallel arcs and unreached vertices: the same depths, and each parent the
+        /// least in-neighbour one level up (the GPUs' rule), for searches reusing one
+        /// table; within the bound, levels are taken while they fit.
+        #[test]
+        fn host_levels_match_the_cpu(
+            n in 1u64..200,
+            edges in prop::collection::vec((0u32..200, 0u32..200), 0..600),
+            directed in any::<bool>(),
+            picks in prop::collection::vec(any::<u32>(), 1..4),
+        ) {
+            let edges: Vec<(u32, u32)> = edges
+                .into_iter()
+                .map(|(a, b)| (a % n as u32, b % n as u32))
+                .collect();
+            let g = graph(n, &edges, directed);
+            let mut host = HostLevels::new(g.num_arcs() as usize);
+            for p in picks {
+                let s = p % n as u32;
+                let want = crate::bfs::bfs(&g, s, &BfsOptions::default()).unwrap().depth;
+                host.start(s);
+                let (mut nf, mut mf, mut level) = (1u64, g.out().degree(s), 0u32);
+                while nf > 0 {
+                    prop_assert!(host.take(mf), "every level fits the whole graph's arcs");
+                    (nf, mf) = host.expand(g.out(), level + 1);
+                    level += 1;
+                }
+                let mut depth = vec![UNREACHED; n as usize];
+                let mut parent = vec![UNREACHED; n as usize];
+                depth[s as usize] = 0;
+                parent[s as usize] = s;
+                for t in host.found.chunks(3) {
+                    prop_assert_eq!(depth[t[0] as usize], UNREACHED, "reached twice");
+                    depth[t[0] as usize] = t[2];
+                    parent[t[0] as usize] = t[1];
+                }
+                prop_assert_eq!(&depth, &want);
+                for v in 0..n as u32 {
+                    let d = depth[v as usize];
+                    if d == UNREACHED || d == 0 {
+                        continue;
+                    }
+                    let least = g
+                        .incoming()
+                        .neighbors(v)
+                        .iter()
+                        .copied()
+                        .filter(|&u| depth[u as usize] == d - 1)
+                        .min();
+                    prop_assert_eq!(Some(parent[v as usize]), least);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn host_levels_stop_at_their_bound() {
+        let mut host = HostLevels::new(10);
+        host.start(0);
+        assert!(host.take(4));
+        assert!(host.take(6));
+        assert!(!host.take(1), "the bound is for all levels together");
+        host.start(0);
+        assert!(!host.take(11));
+        assert!(host.take(10), "a new search starts with the whole bound");
+        assert!(!HostLevels::new(0).take(1));
+        assert!(HostLevels::new(0).take(0));
+    }
 
     /// A CSR whose vertex v has degrees[v] arcs (to vertex 0).
     fn with_degrees(degrees: &[u64]) -> Csr {
