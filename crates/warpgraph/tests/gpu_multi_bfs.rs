@@ -193,7 +193,7 @@ fn generated_graphs_match_the_cpu() {
     }
 }
 
-/// A vertex of 70,000 arcs, an isolated source, a single vertex, a long path.
+/// A vertex of 70,000 arcs, a star of 1,000, an isolated source, a single vertex, a long path.
 #[test]
 fn edge_cases() {
     if common::team_sizes().is_empty() {
@@ -203,6 +203,10 @@ fn edge_cases() {
     let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let g = common::graph(u64::from(leaves) + 2, &star, Weights::None, false);
     check_lists(&g, &[0, 5, leaves + 1], &[(0, 0), (69_999, 0), (0, 3)]);
+    // From a leaf of a small star, the host takes the first two levels (the second's
+    // degrees summed on every core) and hands the GPUs a frontier of 999 vertices.
+    let small: Vec<(u32, u32)> = (1..=1000).map(|v| (0, v)).collect();
+    check(&common::graph(1001, &small, Weights::None, false), &[1, 0]);
     check(&common::graph(1, &[], Weights::None, true), &[0]);
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
     check(&common::graph(5000, &path, Weights::None, true), &[0]);

@@ -7,8 +7,8 @@
 // `visited`. `next` collects what this rank's top-down expansion found, anywhere in the
 // graph; `own` is this rank's part (seg words) of the next frontier, which an all-gather
 // makes the next `front` of every rank. `stats` gets the vertices and the out-arcs of the
-// next frontier (u64 each), summed over the ranks by an all-reduce, and a flag for lost
-// pairs.
+// next frontier (u64 each), all-gathered with it and summed by the host, and a flag for
+// lost pairs.
 //
 // A short top-down level (its frontier has few out-arcs) goes another way: every rank
 // packs all it found, anywhere, into one list of (vertex, parent) pairs, an all-gather

@@ -28,8 +28,9 @@
 //!   compression), so nothing but the all-gather crosses GPUs.
 //!
 //! Then (but after a short top-down level) an all-gather of the parts makes the next
-//! frontier on every GPU, and an all-reduce sums its vertices and out-arcs for the
-//! direction switch, which every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
+//! frontier on every GPU, and in the same group an all-gather of every GPU's count of its
+//! vertices and out-arcs, which the host sums for the direction switch, which every GPU
+//! takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
 //! graph's counts. When the frontier is empty every GPU holds the depths and parents of
 //! its range: in one process each copies them straight into the host's tree (through
 //! page-locked memory); a team spread over processes sends them to rank 0 first.
@@ -40,15 +41,17 @@
 //! frontiers have [`HOST_ARCS`] out-arcs in all, the host expands them itself (every
 //! process alike, from its copy of the graph, with the same rule for parents) while the
 //! GPUs clear their arrays, and hands the GPUs what they reached in one copy and one
-//! kernel (`WARPGRAPH_BFS_HOST_ARCS` sets the bound; 0 leaves every level to the GPUs). `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of
-//! the step, of the exchange, the host's, and the GPU's wait for the host before the level.
+//! kernel (`WARPGRAPH_BFS_HOST_ARCS` sets the bound; 0 leaves every level to the GPUs).
+//!
+//! `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of the step, of the
+//! exchange, the host's, and the GPU's wait for the host before the level;
+//! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level.
 
 use std::time::Instant;
 
 use cudarc::driver::{
     CudaEvent, CudaFunction, CudaSlice, DevicePtr, LaunchArgs, PinnedHostSlice, PushKernelArg,
 };
-use cudarc::nccl::ReduceOp;
 use rayon::prelude::*;
 
 use super::super::{BfsOptions, BfsTree, Direction};
@@ -391,12 +394,18 @@ struct RankState {
     counters: Counters,
     /// The copy of `counters.stats` on the host.
     stats_host: PinnedHostSlice<u64>,
+    /// Every rank's counts after a bitmap level, all-gathered with the bitmap (the host sums
+    /// them; an all-reduce took up to twice as long on 2 H200s), on the GPU and the host.
+    stats_all: CudaSlice<u64>,
+    stats_all_host: PinnedHostSlice<u64>,
     /// The end of the last copy to the host (the context tracks no events itself).
     copied: CudaEvent,
     /// Every rank's `counters.sent` (rank p's for rank r at p * world + r), on the GPU and
     /// the host.
     counts: CudaSlice<u32>,
     counts_host: PinnedHostSlice<u32>,
+    /// `WARPGRAPH_TRACE=2`: an event after each step of a level, printed with the level.
+    steps: Option<Vec<(&'static str, CudaEvent)>>,
     /// The first levels, expanded by the host, and what they reached for the GPU.
     host: HostLevels,
     seeds: CudaSlice<u32>,
@@ -570,6 +579,8 @@ impl RankState {
             stage: None,
             list_cap: LIST_CAP,
             stats_host: gpu.pinned(3)?,
+            stats_all: gpu.zeros(3 * m.world)?,
+            stats_all_host: gpu.pinned(3 * m.world)?,
             counters: Counters {
                 stats: gpu.zeros(3)?,
                 qlen: gpu.zeros(1)?,
@@ -580,6 +591,10 @@ impl RankState {
             },
             counts: gpu.zeros(m.world * m.world)?,
             counts_host: gpu.pinned(m.world * m.world)?,
+            steps: match std::env::var("WARPGRAPH_TRACE") {
+                Ok(v) if v == "2" => Some(Vec::new()),
+                _ => None,
+            },
             host: HostLevels::new(host_arcs),
             // A vertex reached per arc at most.
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
@@ -679,6 +694,7 @@ impl RankState {
             let short = !bottom_up && mf <= self.list_cap as u64;
             let e1 = if bottom_up {
                 self.bottom_up_step(gpu, level, lo_word, seg)?;
+                self.step(gpu, "bottom-up")?;
                 mark(gpu, trace)?
             } else {
                 self.top_down_step(m, level, lo_word, seg, short, trace)?
@@ -687,6 +703,7 @@ impl RankState {
                 // Every rank's list to every rank, which builds the next frontier from
                 // them (and clears the counters but the counts).
                 self.absorb_lists(m, level, mf as usize)?;
+                self.step(gpu, "absorb")?;
                 self.copy_stats(&stream)?;
                 stream
                     .memset_zeros(&mut self.counters.stats)
@@ -700,22 +717,36 @@ impl RankState {
                         .all_gather(self.own.as_view(), self.front.as_view_mut())
                         .map_err(nccl_err)?;
                     group
-                        .all_reduce_in_place(self.counters.stats.as_view_mut(), &ReduceOp::Sum)
+                        .all_gather(self.counters.stats.as_view(), self.stats_all.as_view_mut())
                         .map_err(nccl_err)?;
                 }
+                self.step(gpu, "collective")?;
                 // The counts to the host, then (while it waits for them) the visit, which
                 // also clears the counters for the next level.
-                self.copy_stats(&stream)?;
+                stream
+                    .memcpy_dtoh(&self.stats_all, &mut self.stats_all_host)
+                    .map_err(gpu_err)?;
+                self.copied.record(&stream).map_err(gpu_err)?;
                 let mut b = stream.launch_builder(&self.k.visit);
                 b.arg(&self.front).arg(&mut self.visited).arg(&words);
                 self.counters.push(&mut b);
                 // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
                 // `world` counts.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+                self.step(gpu, "visit")?;
             }
             let e2 = mark(gpu, trace)?;
             self.copied.synchronize().map_err(gpu_err)?;
-            let counts = self.stats_host.as_slice().map_err(gpu_err)?;
+            let mut counts = [0u64; 3];
+            if !short {
+                for r in self.stats_all_host.as_slice().map_err(gpu_err)?.chunks(3) {
+                    for (c, x) in counts.iter_mut().zip(r) {
+                        *c += x;
+                    }
+                }
+            } else {
+                counts.copy_from_slice(self.stats_host.as_slice().map_err(gpu_err)?);
+            }
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: a list of the vertices found at level {level} \
@@ -738,6 +769,13 @@ impl RankState {
                     lt.elapsed().as_secs_f64() * 1e3,
                     between(&ended, &e0)?,
                 );
+                if self.steps.is_some() {
+                    eprintln!(
+                        "rank {} level {level:>4} steps:{}",
+                        m.rank,
+                        self.steps_done(&e0)?
+                    );
+                }
                 ended = e2;
             }
         }
@@ -826,6 +864,27 @@ impl RankState {
         Ok(())
     }
 
+    /// Marks the end of a level's step `name` (`WARPGRAPH_TRACE=2`).
+    fn step(&mut self, gpu: &Gpu, name: &'static str) -> Result<()> {
+        if let Some(steps) = &mut self.steps {
+            steps.push((name, mark(gpu, true)?.expect("marked")));
+        }
+        Ok(())
+    }
+
+    /// The steps marked since the last call, each's milliseconds (`WARPGRAPH_TRACE=2`).
+    fn steps_done(&mut self, from: &Option<CudaEvent>) -> Result<String> {
+        let mut out = String::new();
+        let steps: Vec<_> = self.steps.iter_mut().flat_map(std::mem::take).collect();
+        let mut last = from.as_ref();
+        for (name, e) in &steps {
+            let e = Some(e);
+            out += &format!(" {name} {}", between_refs(last, e)?);
+            last = e;
+        }
+        Ok(out)
+    }
+
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
@@ -877,6 +936,7 @@ impl RankState {
         // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
         // vertex of the range, and big pieces_bound's, enough for every piece of them.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.step(&m.gpu, "queue")?;
         let mut b = stream.launch_builder(&self.k.top_down);
         b.arg(&self.out.0)
             .arg(&self.out.1)
@@ -895,6 +955,7 @@ impl RankState {
         // targets are below n, and cand covers every vertex when there are other ranks
         // (with none, every target is this rank's and cand is not touched).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.step(&m.gpu, "expand")?;
         let e1 = mark(&m.gpu, trace)?;
         if short {
             return Ok(e1);
@@ -915,6 +976,7 @@ impl RankState {
             .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.step(&m.gpu, "merge")?;
         Ok(e1)
     }
 
@@ -942,12 +1004,14 @@ impl RankState {
         // SAFETY: matches mbfs_list; next and front cover `words` words, cand every vertex where
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.step(&m.gpu, "list")?;
         m.comm
             .all_gather(
                 &self.counters.list.slice(..len),
                 &mut self.lists.slice_mut(..m.world * len),
             )
             .map_err(nccl_err)?;
+        self.step(&m.gpu, "all-gather")?;
         let len32 = len as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
@@ -998,6 +1062,7 @@ impl RankState {
         // SAFETY: matches mbfs_pack; each outbox buffer holds 2 * 32 * seg entries, room
         // for every vertex of a rank's range; sent holds `world` counts.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.step(gpu, "pack")?;
         m.comm
             .all_gather(&self.counters.sent, &mut self.counts)
             .map_err(nccl_err)?;
@@ -1006,6 +1071,7 @@ impl RankState {
             .map_err(gpu_err)?;
         self.copied.record(&stream).map_err(gpu_err)?;
         self.copied.synchronize().map_err(gpu_err)?;
+        self.step(gpu, "counts")?;
         let counts = self.counts_host.as_slice().map_err(gpu_err)?;
         {
             let mut group = m.comm.group();
@@ -1026,6 +1092,7 @@ impl RankState {
                 }
             }
         }
+        self.step(gpu, "send-receive")?;
         let mut b = stream.launch_builder(&self.k.apply);
         b.arg(&self.inbox_at)
             .arg(&self.counts)
@@ -1037,6 +1104,7 @@ impl RankState {
         // SAFETY: matches mbfs_apply; each inbox buffer holds the pairs of this rank's
         // vertices its sender counted in `counts`.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.step(gpu, "apply")?;
         Ok(())
     }
 }
@@ -1044,6 +1112,9 @@ impl RankState {
 /// Frontier out-arcs, over all the first levels, up to which the host expands them itself
 /// ([`HostLevels`]).
 pub const HOST_ARCS: usize = 4096;
+
+/// Frontier vertices up to which the host sums their out-degrees on one core.
+const SERIAL_DEGREES: usize = 256;
 
 /// The first levels of a search, expanded on the host: a top-down level whose arcs keep
 /// the total within the bound ([`HostLevels::take`]) costs a few microseconds here,
@@ -1142,7 +1213,18 @@ impl HostLevels {
         }
         next.sort_unstable();
         self.next = std::mem::replace(&mut self.front, next);
-        let arcs = self.front.iter().map(|&v| out.degree(v)).sum();
+        // Each degree is a cache miss or two (the vertices lie anywhere): a big frontier's
+        // are summed on every core.
+        let degree = |&v: &VertexId| out.degree(v);
+        let arcs = if self.front.len() <= SERIAL_DEGREES {
+            self.front.iter().map(degree).sum()
+        } else {
+            self.front
+                .par_iter()
+                .with_min_len(SERIAL_DEGREES)
+                .map(degree)
+                .sum()
+        };
         (self.front.len() as u64, arcs)
     }
 }
@@ -1183,6 +1265,10 @@ fn mark(gpu: &Gpu, trace: bool) -> Result<Option<CudaEvent>> {
 
 /// Milliseconds between two trace events (once both are done).
 fn between(a: &Option<CudaEvent>, b: &Option<CudaEvent>) -> Result<String> {
+    between_refs(a.as_ref(), b.as_ref())
+}
+
+fn between_refs(a: Option<&CudaEvent>, b: Option<&CudaEvent>) -> Result<String> {
     match (a, b) {
         (Some(a), Some(b)) => {
             b.synchronize().map_err(gpu_err)?;
@@ -1284,6 +1370,21 @@ mod tests {
         assert!(host.take(10), "a new search starts with the whole bound");
         assert!(!HostLevels::new(0).take(1));
         assert!(HostLevels::new(0).take(0));
+    }
+
+    #[test]
+    fn a_big_frontier_sums_its_degrees_in_parallel() {
+        // A star from a leaf: the hub, then every other leaf at once.
+        let leaves = 4 * SERIAL_DEGREES as u32 + 10;
+        let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
+        let g = graph(u64::from(leaves) + 1, &star, false);
+        let mut host = HostLevels::new(HOST_ARCS);
+        host.start(1);
+        assert_eq!(host.expand(g.out(), 1), (1, u64::from(leaves)));
+        let others = u64::from(leaves) - 1;
+        assert_eq!(host.expand(g.out(), 2), (others, others));
+        assert_eq!(host.found.len(), 3 * leaves as usize);
+        assert!(host.found.chunks(3).skip(1).all(|t| t[1] == 0 && t[2] == 2));
     }
 
     /// A CSR whose vertex v has degrees[v] arcs (to vertex 0).
