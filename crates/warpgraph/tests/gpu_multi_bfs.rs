@@ -203,10 +203,15 @@ fn edge_cases() {
     let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let g = common::graph(u64::from(leaves) + 2, &star, Weights::None, false);
     check_lists(&g, &[0, 5, leaves + 1], &[(0, 0), (69_999, 0), (0, 3)]);
-    // From a leaf of a small star, the host takes the first two levels (the second's
-    // degrees summed on every core) and hands the GPUs a frontier of 999 vertices.
+    // From a leaf of a small star, the host takes the first level and hands the GPUs the
+    // hub, whose 1,000 arcs are beyond its bound (with a bound of 2,000, below, it takes
+    // two levels and hands over 999 leaves).
     let small: Vec<(u32, u32)> = (1..=1000).map(|v| (0, v)).collect();
-    check(&common::graph(1001, &small, Weights::None, false), &[1, 0]);
+    check_lists(
+        &common::graph(1001, &small, Weights::None, false),
+        &[1, 0],
+        &[(LIST_CAP, 0), (LIST_CAP, 2000)],
+    );
     check(&common::graph(1, &[], Weights::None, true), &[0]);
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
     check(&common::graph(5000, &path, Weights::None, true), &[0]);
