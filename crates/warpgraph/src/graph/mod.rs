@@ -20,6 +20,28 @@ pub mod stats;
 mod weights;
 
 pub use buf::{Buf, Pod};
+
+/// Graphs for the crate's unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{BuildOptions, EdgeList, Graph, Weights};
+
+    /// The unweighted graph of `n` vertices and the arcs (or edges) `edges`.
+    pub(crate) fn graph(n: u64, edges: &[(u32, u32)], directed: bool) -> Graph {
+        EdgeList::new(
+            n,
+            edges.iter().map(|e| e.0).collect(),
+            edges.iter().map(|e| e.1).collect(),
+            Weights::None,
+        )
+        .unwrap()
+        .build(&BuildOptions {
+            directed,
+            ..Default::default()
+        })
+        .unwrap()
+    }
+}
 pub(crate) use builder::named_enum;
 pub use builder::{BuildOptions, Duplicates, EdgeList, SelfLoops};
 pub use weights::{Distance, Weight, WeightType, Weights};

@@ -1271,23 +1271,9 @@ fn between_refs(a: Option<&CudaEvent>, b: Option<&CudaEvent>) -> Result<String> 
 mod tests {
     use super::*;
     use crate::bfs::{BfsOptions, UNREACHED};
-    use crate::graph::{BuildOptions, EdgeList, Weights};
+    use crate::graph::testing::graph;
+    use crate::graph::Weights;
     use proptest::prelude::*;
-
-    fn graph(n: u64, edges: &[(u32, u32)], directed: bool) -> Graph {
-        EdgeList::new(
-            n,
-            edges.iter().map(|e| e.0).collect(),
-            edges.iter().map(|e| e.1).collect(),
-            Weights::None,
-        )
-        .unwrap()
-        .build(&BuildOptions {
-            directed,
-            ..Default::default()
-        })
-        .unwrap()
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
