@@ -1516,7 +1516,7 @@ impl GpuDistance for f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BuildOptions, EdgeList, Weights};
+    use crate::graph::testing::graph;
 
     /// exposed_vertices against a serial scan, strip by strip, on a random directed graph
     /// (self loops and repeated arcs included), for every strip size and with more strips
@@ -1531,12 +1531,8 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (x >> 33) as u32 % n
         };
-        let (src, dst): (Vec<u32>, Vec<u32>) = (0..200).map(|_| (next(), next())).unzip();
-        let w = Weights::I64(vec![1; src.len()].into());
-        let g = EdgeList::new(u64::from(n), src, dst, w)
-            .unwrap()
-            .build(&BuildOptions::default())
-            .unwrap();
+        let arcs: Vec<(u32, u32)> = (0..200).map(|_| (next(), next())).collect();
+        let g = graph(u64::from(n), &arcs, true);
         let csr = g.out();
         let (off, tgt) = (csr.offsets(), csr.targets());
         for chunk in 1..=13usize {
