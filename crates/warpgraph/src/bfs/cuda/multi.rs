@@ -49,8 +49,11 @@
 
 use std::time::Instant;
 
+use std::sync::Arc;
+
 use cudarc::driver::{
-    CudaEvent, CudaFunction, CudaSlice, DevicePtr, LaunchArgs, PinnedHostSlice, PushKernelArg,
+    CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchArgs,
+    PinnedHostSlice, PushKernelArg,
 };
 use rayon::prelude::*;
 
@@ -704,7 +707,12 @@ impl RankState {
                 // them (and clears the counters but the counts).
                 self.absorb_lists(m, level, mf as usize)?;
                 self.step(gpu, "absorb")?;
-                self.copy_stats(&stream)?;
+                copy_to_host(
+                    &stream,
+                    &self.counters.stats,
+                    &mut self.stats_host,
+                    &self.copied,
+                )?;
                 stream
                     .memset_zeros(&mut self.counters.stats)
                     .map_err(gpu_err)?;
@@ -723,10 +731,12 @@ impl RankState {
                 self.step(gpu, "collective")?;
                 // The counts to the host, then (while it waits for them) the visit, which
                 // also clears the counters for the next level.
-                stream
-                    .memcpy_dtoh(&self.stats_all, &mut self.stats_all_host)
-                    .map_err(gpu_err)?;
-                self.copied.record(&stream).map_err(gpu_err)?;
+                copy_to_host(
+                    &stream,
+                    &self.stats_all,
+                    &mut self.stats_all_host,
+                    &self.copied,
+                )?;
                 let mut b = stream.launch_builder(&self.k.visit);
                 b.arg(&self.front).arg(&mut self.visited).arg(&words);
                 self.counters.push(&mut b);
@@ -764,10 +774,10 @@ impl RankState {
                      exchange {} ms, host {:.3} ms, GPU waiting before {} ms",
                     m.rank,
                     if bottom_up { "bottom-up" } else { "top-down " },
-                    between(&e0, &e1)?,
-                    between(&e1, &e2)?,
+                    between(e0.as_ref(), e1.as_ref())?,
+                    between(e1.as_ref(), e2.as_ref())?,
                     lt.elapsed().as_secs_f64() * 1e3,
-                    between(&ended, &e0)?,
+                    between(ended.as_ref(), e0.as_ref())?,
                 );
                 if self.steps.is_some() {
                     eprintln!(
@@ -879,7 +889,7 @@ impl RankState {
         let mut last = from.as_ref();
         for (name, e) in &steps {
             let e = Some(e);
-            out += &format!(" {name} {}", between_refs(last, e)?);
+            out += &format!(" {name} {}", between(last, e)?);
             last = e;
         }
         Ok(out)
@@ -1033,15 +1043,6 @@ impl RankState {
         Ok(())
     }
 
-    /// Queues the copy of the counts to the host and marks its end.
-    fn copy_stats(&mut self, stream: &std::sync::Arc<cudarc::driver::CudaStream>) -> Result<()> {
-        stream
-            .memcpy_dtoh(&self.counters.stats, &mut self.stats_host)
-            .map_err(gpu_err)?;
-        // (The context tracks no events: the copy's end is marked here.)
-        self.copied.record(stream).map_err(gpu_err)
-    }
-
     /// After a long top-down expansion: the vertices found for each other rank go to it as
     /// (vertex, parent) pairs, and those found here by the others join this rank's `next`
     /// and parents. The numbers of pairs go first (an all-gather of every rank's), and the
@@ -1066,10 +1067,7 @@ impl RankState {
         m.comm
             .all_gather(&self.counters.sent, &mut self.counts)
             .map_err(nccl_err)?;
-        stream
-            .memcpy_dtoh(&self.counts, &mut self.counts_host)
-            .map_err(gpu_err)?;
-        self.copied.record(&stream).map_err(gpu_err)?;
+        copy_to_host(&stream, &self.counts, &mut self.counts_host, &self.copied)?;
         self.copied.synchronize().map_err(gpu_err)?;
         self.step(gpu, "counts")?;
         let counts = self.counts_host.as_slice().map_err(gpu_err)?;
@@ -1241,6 +1239,18 @@ fn copy_out(
     Ok(())
 }
 
+/// Queues the copy of `src` into the page-locked `dst` and marks its end with `copied`
+/// (the context tracks no events itself).
+fn copy_to_host<T: DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    src: &CudaSlice<T>,
+    dst: &mut PinnedHostSlice<T>,
+    copied: &CudaEvent,
+) -> Result<()> {
+    stream.memcpy_dtoh(src, dst).map_err(gpu_err)?;
+    copied.record(stream).map_err(gpu_err)
+}
+
 /// An event on `gpu`'s stream when tracing.
 fn mark(gpu: &Gpu, trace: bool) -> Result<Option<CudaEvent>> {
     if !trace {
@@ -1253,11 +1263,7 @@ fn mark(gpu: &Gpu, trace: bool) -> Result<Option<CudaEvent>> {
 }
 
 /// Milliseconds between two trace events (once both are done).
-fn between(a: &Option<CudaEvent>, b: &Option<CudaEvent>) -> Result<String> {
-    between_refs(a.as_ref(), b.as_ref())
-}
-
-fn between_refs(a: Option<&CudaEvent>, b: Option<&CudaEvent>) -> Result<String> {
+fn between(a: Option<&CudaEvent>, b: Option<&CudaEvent>) -> Result<String> {
     match (a, b) {
         (Some(a), Some(b)) => {
             b.synchronize().map_err(gpu_err)?;
