@@ -65,6 +65,18 @@ __device__ void grid_sync_flat(u32* word) {
     __syncthreads();
 }
 
+// A mailbox (cuda/mod.rs's Mailbox: a few words of host memory mapped for the GPU), which
+// one thread fills: each value i into word 1 + i (post_value), then `post` fences them
+// system-wide and writes the sequence number into word 0, which the host spins on.
+__device__ __forceinline__ void post_value(u64* box, u32 i, u64 v) {
+    ((volatile u64*)box)[1 + i] = v;
+}
+
+__device__ __forceinline__ void post(u64* box, u64 seq) {
+    __threadfence_system();
+    ((volatile u64*)box)[0] = seq;
+}
+
 // Exclusive prefix sum over the block of one 64-bit value per thread, in thread order;
 // *total gets the block's sum.
 __device__ u64 block_exclusive_scan64(u64 x, u64* scratch, u64* total) {

@@ -333,6 +333,31 @@ impl Gpu {
         unsafe { self.ctx.alloc_pinned::<T>(len.max(1)) }.map_err(gpu_err)
     }
 
+    /// A [`Mailbox`] for `values` words.
+    pub(crate) fn mailbox(&self, values: usize) -> Result<Mailbox> {
+        // SAFETY: every word is zeroed below, before anything reads it.
+        let mut host = unsafe {
+            self.ctx
+                .alloc_pinned_with_flags::<u64>(values + 1, sys::CU_MEMHOSTALLOC_DEVICEMAP)
+        }
+        .map_err(gpu_err)?;
+        let ptr = host.as_mut_ptr().map_err(gpu_err)?;
+        // SAFETY: `ptr` points to values + 1 words of page-locked memory, not yet shared.
+        unsafe { std::ptr::write_bytes(ptr, 0, values + 1) };
+        let mut dev: sys::CUdeviceptr = 0;
+        // SAFETY: `ptr` was allocated with CU_MEMHOSTALLOC_DEVICEMAP in this context.
+        unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, ptr.cast(), 0) }
+            .result()
+            .map_err(gpu_err)?;
+        Ok(Mailbox {
+            addr: ptr as usize,
+            _host: host,
+            dev,
+            values,
+            seq: 0,
+        })
+    }
+
     /// Copies the first `len` elements of `buf` into `staging` and returns them, once the
     /// copy (and all work queued before it) has finished.
     pub(crate) fn read_pinned<'a, T: DeviceRepr + ValidAsZeroBits>(
@@ -454,6 +479,63 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
 }
 
 /// A driver error as a warpgraph error.
+/// A few 64-bit words of page-locked host memory mapped into a GPU's address space, which a
+/// kernel writes straight into (`post` in `common.cuh`): the values, a system-wide fence,
+/// then word 0, a sequence number. The host spins on that word, so it has a level's counts
+/// as soon as they land: no copy queued behind the kernel, no wait for its end.
+pub(crate) struct Mailbox {
+    /// The host's address of the words (kept by `_host`).
+    addr: usize,
+    _host: PinnedHostSlice<u64>,
+    /// The GPU's address of the same words.
+    dev: sys::CUdeviceptr,
+    values: usize,
+    /// The last sequence number handed out.
+    seq: u64,
+}
+
+impl Mailbox {
+    /// The GPU's address, for the posting kernel.
+    pub(crate) fn device(&self) -> u64 {
+        self.dev
+    }
+
+    /// The sequence number for the next post (never 0, the words' first value).
+    pub(crate) fn next(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// Waits for post `seq` and copies its first `out.len()` values into `out`. `done` is
+    /// an event after the posting kernel: once it is complete the post must be there, and a
+    /// missing one (a kernel that failed, or a bug) is an error rather than a hang.
+    pub(crate) fn wait(&self, seq: u64, done: &CudaEvent, out: &mut [u64]) -> Result<()> {
+        assert!(out.len() <= self.values);
+        let word = |i: usize| {
+            // SAFETY: `addr` holds values + 1 words for the life of `_host`; the GPU may
+            // write them meanwhile, so each is read as volatile.
+            unsafe { std::ptr::read_volatile((self.addr as *const u64).add(i)) }
+        };
+        let mut spins = 0u32;
+        while word(0) != seq {
+            spins = spins.wrapping_add(1);
+            // Ask the driver now and then only: it may take a lock other GPUs' threads need.
+            if spins % 256 == 0 && done.try_is_complete().map_err(gpu_err)? && word(0) != seq {
+                return Err(Error::Gpu(format!(
+                    "a kernel ended without posting its counts (post {seq}, found {})",
+                    word(0)
+                )));
+            }
+            std::hint::spin_loop();
+        }
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = word(i + 1);
+        }
+        Ok(())
+    }
+}
+
 pub(crate) fn gpu_err(e: DriverError) -> Error {
     Error::Gpu(e.to_string())
 }

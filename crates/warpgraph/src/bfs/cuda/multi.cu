@@ -7,8 +7,8 @@
 // `visited`. `next` collects what this rank's top-down expansion found, anywhere in the
 // graph; `own` is this rank's part (seg words) of the next frontier, which an all-gather
 // makes the next `front` of every rank. `stats` gets the vertices and the out-arcs of the
-// next frontier (u64 each), all-gathered with it and summed by the host, and a flag for
-// lost pairs.
+// next frontier (u64 each), all-gathered with it, and a flag for lost pairs; the host
+// reads their sums from its mailbox (`box`, posted to with sequence number `seq`).
 //
 // A short top-down level (its frontier has few out-arcs) goes another way: every rank
 // packs all it found, anywhere, into one list of (vertex, parent) pairs, an all-gather
@@ -25,10 +25,16 @@
 #define UNREACHED 0xffffffffu
 #define FULL 0xffffffffu
 
-// Sums a 64-bit value over the warp; lane 0 adds it to *dst.
-__device__ __forceinline__ void warp_add(u64 x, u64* dst) {
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(FULL, x, o);
-    if ((threadIdx.x & 31) == 0 && x) atomicAdd(dst, x);
+// Adds the block's sums of `found` and `arcs` to stats[0] and stats[1]: one atomic add
+// each per block (an add per warp and step, all on two words, held the biggest levels
+// back). Every thread of the block calls it once, at the kernel's end.
+__device__ __forceinline__ void block_add(u64 found, u64 arcs, u64* stats) {
+    __shared__ u64 scratch[WARPS_MAX];
+    u64 total;
+    block_exclusive_scan64(found, scratch, &total);
+    if (threadIdx.x == 0 && total) atomicAdd(stats, total);
+    block_exclusive_scan64(arcs, scratch, &total);
+    if (threadIdx.x == 0 && total) atomicAdd(stats + 1, total);
 }
 
 // Slots for the lanes with `take` set, in lane order, from one atomic add per warp on
@@ -242,11 +248,13 @@ extern "C" __global__ void mbfs_list(u32* next, u32* cand, u32 words, u32 lo, u3
 // Every rank's list (mbfs_list's, `world` of them `stride_words` apart, at most `cap`
 // pairs each) into the next frontier, alike on every rank: `front` (zeroed before) and
 // `visited` get each vertex's bit; this rank's vertices their depth and least parent;
-// the counts every new vertex once (its out-degree from `deg`). The other counters are
-// cleared for the next level (the counts, once the host's copy is queued, by a memset).
+// the counts every new vertex once (its out-degree from `deg`). The last block to finish
+// (`ticket` counts them, zero before and after) posts the counts to the host's mailbox and
+// clears them; the other counters are cleared for the next level at the start.
 extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 cap,
                                        u32 lo, u32 nl, u32* front, u32* visited, u32* depth,
-                                       u32* parent, u32 level, const u32* deg, COUNTERS) {
+                                       u32* parent, u32 level, const u32* deg, COUNTERS,
+                                       u32* ticket, u64* box, u64 seq) {
     clear(COUNTER_ARGS, false);
     // A list longer than its cap lost pairs: flagged for the host (stats[2]), which
     // fails the search. It cannot happen (a pair per frontier arc at most).
@@ -254,82 +262,103 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
         for (u32 q = 0; q < world; q++)
             if (lists[(u64)q * stride_words] > cap) stats[2] = 1;
     }
-    u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
+    u64 found = 0, arcs = 0;
     for (u32 q = 0; q < world; q++) {
         const u32* l = lists + (u64)q * stride_words;
         u32 count = min(l[0], cap);
         const u32* pairs = l + 1;
-        for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < count;
-             base += stride) {
-            u32 i = base + lane;
-            u64 found = 0, arcs = 0;
-            if (i < count) {
-                u32 t = pairs[2 * i], u = pairs[2 * i + 1];
-                u32 bit = 1u << (t % 32);
-                bool mine = t - lo < nl;
-                if (mine && u != UNREACHED) atomicMin(parent + (t - lo), u);
-                if (!(atomicOr(front + t / 32, bit) & bit)) {
-                    atomicOr(visited + t / 32, bit);
-                    if (mine) depth[t - lo] = level + 1;
-                    found = 1;
-                    arcs = deg[t];
-                }
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+            u32 t = pairs[2 * i], u = pairs[2 * i + 1];
+            u32 bit = 1u << (t % 32);
+            bool mine = t - lo < nl;
+            if (mine && u != UNREACHED) atomicMin(parent + (t - lo), u);
+            if (!(atomicOr(front + t / 32, bit) & bit)) {
+                atomicOr(visited + t / 32, bit);
+                if (mine) depth[t - lo] = level + 1;
+                found++;
+                arcs += deg[t];
             }
-            warp_add(found, stats);
-            warp_add(arcs, stats + 1);
         }
+    }
+    block_add(found, arcs, stats);
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(ticket, 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        // Every block's adds are in (each fenced before its ticket).
+        __threadfence();
+        for (u32 k = 0; k < 3; k++)
+            post_value(box, k, atomicExch((unsigned long long*)stats + k, 0ull));
+        *ticket = 0;
+        post(box, seq);
     }
 }
 
-// The pairs other ranks found for this one (`inbox`: the addresses of the world - 1
-// buffers, in rank order without this one; `counts`: every rank's `sent`, all-gathered,
-// so rank p sent this one counts[p * world + rank] pairs): each vertex's bit into `next`,
-// its parent lowered.
-extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 world,
-                                      u32 rank, u32 lo, u32* next, u32* parent) {
+// This rank's part of the next frontier after a top-down step, from what it found itself:
+// its words of `next` less the visited (and `next` cleared there); depths and statistics
+// of the new vertices. What other ranks found for it comes after (mbfs_apply): first the
+// `ncounts` numbers of pairs (`counts`, all-gathered just before) go to the host's mailbox,
+// and this runs while the host sets up the exchange.
+extern "C" __global__ void mbfs_merge(u32* next, u32 lo_word, u32 seg, u32 nl,
+                                      const u32* visited, u32* own, u32* depth, u32 level,
+                                      const u64* off, u64* stats, const u32* counts,
+                                      u32 ncounts, u64* box, u64 seq) {
+    if (ncounts && blockIdx.x == 0 && threadIdx.x == 0) {
+        for (u32 i = 0; i < ncounts; i++) post_value(box, i, counts[i]);
+        post(box, seq);
+    }
     u32 stride = gridDim.x * blockDim.x;
+    u64 found = 0, arcs = 0;
+    for (u32 w = blockIdx.x * blockDim.x + threadIdx.x; w < seg; w += stride) {
+        u32 x = next[lo_word + w];
+        if (x) next[lo_word + w] = 0;
+        x &= ~visited[lo_word + w];
+        own[w] = x;
+        found += __popc(x);
+        while (x) {
+            u32 v = w * 32 + __ffs(x) - 1;
+            x &= x - 1;
+            if (v < nl) {
+                depth[v] = level + 1;
+                arcs += off[v + 1] - off[v];
+            }
+        }
+    }
+    block_add(found, arcs, stats);
+}
+
+// After mbfs_merge, the pairs other ranks found for this one (`inbox`: the addresses of
+// the world - 1 buffers, in rank order without this one; `counts`: every rank's `sent`,
+// all-gathered, so rank p sent this one counts[p * world + rank] pairs): each vertex's
+// parent lowered and, unless visited or already there, its bit into `own`, its depth set
+// and it counted.
+extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 world,
+                                      u32 rank, u32 lo, const u32* visited, u32* own,
+                                      u32* depth, u32* parent, u32 level, const u64* off,
+                                      u64* stats) {
+    u32 stride = gridDim.x * blockDim.x;
+    u64 found = 0, arcs = 0;
     for (u32 p = 0, q = 0; p < world; p++) {
         if (p == rank) continue;
         u32 count = counts[p * world + rank];
         const u32* pairs = (const u32*)inbox[q];
         for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
             u32 t = pairs[2 * i], u = pairs[2 * i + 1];
-            atomicMin(parent + (t - lo), u);
-            atomicOr(next + t / 32, 1u << (t % 32));
+            u32 v = t - lo, bit = 1u << (t % 32);
+            atomicMin(parent + v, u);
+            if (!(visited[t / 32] & bit) && !(atomicOr(own + v / 32, bit) & bit)) {
+                depth[v] = level + 1;
+                found++;
+                arcs += off[v + 1] - off[v];
+            }
         }
         q++;
     }
-}
-
-// This rank's part of the next frontier after a top-down step: its words of `next` less
-// the visited (and `next` cleared there); depths and statistics of the new vertices.
-extern "C" __global__ void mbfs_merge(u32* next, u32 lo_word, u32 seg, u32 nl,
-                                      const u32* visited, u32* own, u32* depth, u32 level,
-                                      const u64* off, u64* stats) {
-    u32 lane = threadIdx.x & 31;
-    u32 stride = gridDim.x * blockDim.x;
-    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg; base += stride) {
-        u32 w = base + lane;
-        u64 found = 0, arcs = 0;
-        if (w < seg) {
-            u32 x = next[lo_word + w];
-            if (x) next[lo_word + w] = 0;
-            x &= ~visited[lo_word + w];
-            own[w] = x;
-            found = __popc(x);
-            while (x) {
-                u32 v = w * 32 + __ffs(x) - 1;
-                x &= x - 1;
-                if (v < nl) {
-                    depth[v] = level + 1;
-                    arcs += off[v + 1] - off[v];
-                }
-            }
-        }
-        warp_add(found, stats);
-        warp_add(arcs, stats + 1);
-    }
+    block_add(found, arcs, stats);
 }
 
 // In-arcs a lane scans itself in a bottom-up step; a vertex with more and no parent
@@ -352,6 +381,7 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
                                           u64* stats) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
+    u64 found_all = 0, arcs_all = 0;
     for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 v = w * 32 + lane;
         u32 p = UNREACHED;
@@ -391,20 +421,29 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
         bool found = p != UNREACHED;
         u32 word = __ballot_sync(FULL, found);
         if (lane == 0) own[w] = word;
-        u64 arcs = 0;
         if (found) {
             depth[v] = level + 1;
             parent[v] = p;
-            arcs = off[v + 1] - off[v];
+            found_all++;
+            arcs_all += off[v + 1] - off[v];
         }
-        warp_add(found ? 1 : 0, stats);
-        warp_add(arcs, stats + 1);
     }
+    block_add(found_all, arcs_all, stats);
 }
 
-// visited |= front, over every word; the counters cleared for the next level (the host
-// has queued its copy of the counts before).
-extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words, COUNTERS) {
+// visited |= front, over every word; the counters cleared for the next level. First the
+// sums of every rank's counts (`stats_all`, all-gathered just before) go to the host's
+// mailbox.
+extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words, COUNTERS,
+                                      const u64* stats_all, u64* box, u64 seq) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        for (u32 k = 0; k < 3; k++) {
+            u64 sum = 0;
+            for (u32 p = 0; p < world; p++) sum += stats_all[3 * p + k];
+            post_value(box, k, sum);
+        }
+        post(box, seq);
+    }
     clear(COUNTER_ARGS, true);
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)

@@ -19,8 +19,9 @@
 //!   every list, and each builds the next frontier and its counts from them alike (the
 //!   owner keeping the least parent): one collective for the level. Beyond, the targets
 //!   found for each other GPU go to it as (vertex, parent) pairs over NCCL send/receive,
-//!   their lengths first, and the owner ORs the bits into its part of the next frontier
-//!   and takes the least parent; or
+//!   their lengths first (each GPU merging its own finds while the host waits for them),
+//!   and the owner ORs the bits into its part of the next frontier and takes the least
+//!   parent; or
 //! - bottom-up: every unvisited vertex of a GPU's range scans its in-arcs, in order, for
 //!   one in the frontier bitmap, which becomes its parent: a lane per vertex (four loads
 //!   in flight) over its first 32 in-arcs, then its warp 32 arcs a step over the rest;
@@ -29,15 +30,17 @@
 //!
 //! Then (but after a short top-down level) an all-gather of the parts makes the next
 //! frontier on every GPU, and in the same group an all-gather of every GPU's count of its
-//! vertices and out-arcs, which the host sums for the direction switch, which every GPU
-//! takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
+//! vertices and out-arcs, whose sums the host reads for the direction switch, which
+//! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
 //! graph's counts. When the frontier is empty every GPU holds the depths and parents of
 //! its range: in one process each copies them straight into the host's tree (through
 //! page-locked memory); a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
-//! the counts (three and two for a top-down level with long lists); the graph is uploaded
-//! once for any number of sources. The first levels cost none of that: while their
+//! the counts (three and two for a top-down level with long lists). A kernel posts the
+//! counts straight into page-locked host memory (a [`Mailbox`]), which the host spins on:
+//! no copy, no wait for the kernel's end. The graph is uploaded once for any number of
+//! sources. The first levels cost none of that: while their
 //! frontiers have [`HOST_ARCS`] out-arcs in all, the host expands them itself (every
 //! process alike, from its copy of the graph, with the same rule for parents) while the
 //! GPUs clear their arrays, and hands the GPUs what they reached in one copy and one
@@ -49,17 +52,14 @@
 
 use std::time::Instant;
 
-use std::sync::Arc;
-
 use cudarc::driver::{
-    CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchArgs,
-    PinnedHostSlice, PushKernelArg,
+    CudaEvent, CudaFunction, CudaSlice, DevicePtr, LaunchArgs, PinnedHostSlice, PushKernelArg,
 };
 use rayon::prelude::*;
 
 use super::super::{BfsOptions, BfsTree, Direction};
 use crate::cuda::team::{self, nccl_err, Member, TeamSpec};
-use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource};
+use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, Mailbox};
 use crate::device::RunTimes;
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexId};
@@ -395,18 +395,17 @@ struct RankState {
     /// Page-locked host memory the tree passes through (made on first use).
     stage: Option<PinnedHostSlice<u32>>,
     counters: Counters,
-    /// The copy of `counters.stats` on the host.
-    stats_host: PinnedHostSlice<u64>,
-    /// Every rank's counts after a bitmap level, all-gathered with the bitmap (the host sums
-    /// them; an all-reduce took up to twice as long on 2 H200s), on the GPU and the host.
+    /// Every rank's counts after a bitmap level, all-gathered with the bitmap (mbfs_visit
+    /// posts their sums; an all-reduce took up to twice as long on 2 H200s).
     stats_all: CudaSlice<u64>,
-    stats_all_host: PinnedHostSlice<u64>,
-    /// The end of the last copy to the host (the context tracks no events itself).
-    copied: CudaEvent,
-    /// Every rank's `counters.sent` (rank p's for rank r at p * world + r), on the GPU and
-    /// the host.
+    /// Every rank's `counters.sent` (rank p's for rank r at p * world + r).
     counts: CudaSlice<u32>,
-    counts_host: PinnedHostSlice<u32>,
+    /// Where the kernels post what the host needs of a level (its counts, the numbers of
+    /// pairs), the end of the last posting kernel (a fallback, should one not post), and
+    /// mbfs_absorb's count of finished blocks.
+    mailbox: Mailbox,
+    posted: CudaEvent,
+    ticket: CudaSlice<u32>,
     /// `WARPGRAPH_TRACE=2`: an event after each step of a level, printed with the level.
     steps: Option<Vec<(&'static str, CudaEvent)>>,
     /// The first levels, expanded by the host, and what they reached for the GPU.
@@ -416,8 +415,7 @@ struct RankState {
 }
 
 /// The counters a level adds to (the kernels' COUNTERS), zero when a level starts
-/// (mbfs_reset, mbfs_visit and mbfs_absorb clear them, a memset the counts after
-/// mbfs_absorb).
+/// (mbfs_reset, mbfs_visit and mbfs_absorb clear them).
 struct Counters {
     /// The next frontier's vertices and out-arcs, and a flag for a short level's list
     /// that overflowed (pairs lost: a bug, which fails the search).
@@ -581,9 +579,7 @@ impl RankState {
             },
             stage: None,
             list_cap: LIST_CAP,
-            stats_host: gpu.pinned(3)?,
             stats_all: gpu.zeros(3 * m.world)?,
-            stats_all_host: gpu.pinned(3 * m.world)?,
             counters: Counters {
                 stats: gpu.zeros(3)?,
                 qlen: gpu.zeros(1)?,
@@ -593,7 +589,8 @@ impl RankState {
                 world: m.world as u32,
             },
             counts: gpu.zeros(m.world * m.world)?,
-            counts_host: gpu.pinned(m.world * m.world)?,
+            mailbox: gpu.mailbox((m.world * m.world).max(3))?,
+            ticket: gpu.zeros(1)?,
             steps: match std::env::var("WARPGRAPH_TRACE") {
                 Ok(v) if v == "2" => Some(Vec::new()),
                 _ => None,
@@ -601,7 +598,7 @@ impl RankState {
             host: HostLevels::new(host_arcs),
             // A vertex reached per arc at most.
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
-            copied: gpu
+            posted: gpu
                 .stream()
                 .record_event(Some(
                     cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
@@ -702,20 +699,13 @@ impl RankState {
             } else {
                 self.top_down_step(m, level, lo_word, seg, short, trace)?
             };
+            // The post of this level's counts.
+            let post = self.mailbox.next();
             if short {
                 // Every rank's list to every rank, which builds the next frontier from
-                // them (and clears the counters but the counts).
-                self.absorb_lists(m, level, mf as usize)?;
+                // them, posts its counts and clears the counters.
+                self.absorb_lists(m, level, mf as usize, post)?;
                 self.step(gpu, "absorb")?;
-                copy_to_host(
-                    &stream,
-                    &self.counters.stats,
-                    &mut self.stats_host,
-                    &self.copied,
-                )?;
-                stream
-                    .memset_zeros(&mut self.counters.stats)
-                    .map_err(gpu_err)?;
             } else {
                 // The next frontier and its counts on every rank (one group: one
                 // launch), then visited |= front.
@@ -729,34 +719,22 @@ impl RankState {
                         .map_err(nccl_err)?;
                 }
                 self.step(gpu, "collective")?;
-                // The counts to the host, then (while it waits for them) the visit, which
-                // also clears the counters for the next level.
-                copy_to_host(
-                    &stream,
-                    &self.stats_all,
-                    &mut self.stats_all_host,
-                    &self.copied,
-                )?;
+                // The visit, which first posts the counts' sums, and clears the counters
+                // for the next level.
                 let mut b = stream.launch_builder(&self.k.visit);
                 b.arg(&self.front).arg(&mut self.visited).arg(&words);
                 self.counters.push(&mut b);
-                // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
-                // `world` counts.
+                let dev = self.mailbox.device();
+                b.arg(&self.stats_all).arg(&dev).arg(&post);
+                // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent and
+                // stats_all `world` entries, the mailbox three values.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
                 self.step(gpu, "visit")?;
             }
+            self.posted.record(&stream).map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
-            self.copied.synchronize().map_err(gpu_err)?;
             let mut counts = [0u64; 3];
-            if !short {
-                for r in self.stats_all_host.as_slice().map_err(gpu_err)?.chunks(3) {
-                    for (c, x) in counts.iter_mut().zip(r) {
-                        *c += x;
-                    }
-                }
-            } else {
-                counts.copy_from_slice(self.stats_host.as_slice().map_err(gpu_err)?);
-            }
+            self.mailbox.wait(post, &self.posted, &mut counts)?;
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: a list of the vertices found at level {level} \
@@ -970,9 +948,16 @@ impl RankState {
         if short {
             return Ok(e1);
         }
-        if peers > 0 {
-            self.exchange_pairs(m, seg)?;
-        }
+        // The pairs for other ranks, and every rank's numbers of them, which the merge
+        // of this rank's own finds posts first: the host sets up the exchange meanwhile.
+        let ncounts = if peers > 0 {
+            self.pack_pairs(m, seg)?;
+            (m.world * m.world) as u32
+        } else {
+            0
+        };
+        let post = self.mailbox.next();
+        let dev = self.mailbox.device();
         let mut b = stream.launch_builder(&self.k.merge);
         b.arg(&mut self.next)
             .arg(&lo_word)
@@ -983,18 +968,27 @@ impl RankState {
             .arg(&mut self.depth)
             .arg(&level)
             .arg(&self.out.0)
-            .arg(&mut self.counters.stats);
-        // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries.
+            .arg(&mut self.counters.stats)
+            .arg(&self.counts)
+            .arg(&ncounts)
+            .arg(&dev)
+            .arg(&post);
+        // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries; counts
+        // and the mailbox hold world * world entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        self.posted.record(&stream).map_err(gpu_err)?;
         self.step(&m.gpu, "merge")?;
+        if peers > 0 {
+            self.exchange_pairs(m, level, post)?;
+        }
         Ok(e1)
     }
 
     /// After a short top-down expansion of `arcs` arcs at `level`: this rank packs what it
     /// found into its list, an all-gather gives every rank every list, and each builds the
     /// next frontier, the visited set and the counts from them, its own vertices' depths
-    /// and parents too.
-    fn absorb_lists(&mut self, m: &Member, level: u32, arcs: usize) -> Result<()> {
+    /// and parents too; it posts the counts (`post`) and clears them.
+    fn absorb_lists(&mut self, m: &Member, level: u32, arcs: usize, post: u64) -> Result<()> {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
         let words = self.part.words() as u32;
@@ -1036,18 +1030,18 @@ impl RankState {
             .arg(&level)
             .arg(&self.deg);
         self.counters.push(&mut b);
+        let dev = self.mailbox.device();
+        b.arg(&mut self.ticket).arg(&dev).arg(&post);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
-        // counts.
+        // counts, the mailbox three values.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
     }
 
-    /// After a long top-down expansion: the vertices found for each other rank go to it as
-    /// (vertex, parent) pairs, and those found here by the others join this rank's `next`
-    /// and parents. The numbers of pairs go first (an all-gather of every rank's), and the
-    /// host waits for them to size the lists.
-    fn exchange_pairs(&mut self, m: &Member, seg: u32) -> Result<()> {
+    /// After a long top-down expansion: the vertices found for each other rank packed as
+    /// (vertex, parent) pairs for it, and every rank's numbers of pairs all-gathered.
+    fn pack_pairs(&mut self, m: &Member, seg: u32) -> Result<()> {
         let gpu = &m.gpu;
         let stream = gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
@@ -1067,10 +1061,20 @@ impl RankState {
         m.comm
             .all_gather(&self.counters.sent, &mut self.counts)
             .map_err(nccl_err)?;
-        copy_to_host(&stream, &self.counts, &mut self.counts_host, &self.copied)?;
-        self.copied.synchronize().map_err(gpu_err)?;
-        self.step(gpu, "counts")?;
-        let counts = self.counts_host.as_slice().map_err(gpu_err)?;
+        self.step(gpu, "counts")
+    }
+
+    /// After [`RankState::pack_pairs`] and the merge of this rank's own finds: once the
+    /// host has the numbers (posted by the merge as `post`), the pairs go to their ranks,
+    /// and those found here by the others join this rank's part of the next frontier, its
+    /// depths, parents and counts.
+    fn exchange_pairs(&mut self, m: &Member, level: u32, post: u64) -> Result<()> {
+        let gpu = &m.gpu;
+        let stream = gpu.stream().clone();
+        let cfg = launch_config(self.blocks, THREADS);
+        let (world, rank) = (m.world as u32, m.rank as u32);
+        let mut counts = vec![0u64; m.world * m.world];
+        self.mailbox.wait(post, &self.posted, &mut counts)?;
         {
             let mut group = m.comm.group();
             let others = (0..m.world).filter(|&p| p != m.rank);
@@ -1097,10 +1101,16 @@ impl RankState {
             .arg(&world)
             .arg(&rank)
             .arg(&self.lo)
-            .arg(&mut self.next)
-            .arg(&mut self.parent);
+            .arg(&self.visited)
+            .arg(&mut self.own)
+            .arg(&mut self.depth)
+            .arg(&mut self.parent)
+            .arg(&level)
+            .arg(&self.out.0)
+            .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_apply; each inbox buffer holds the pairs of this rank's
-        // vertices its sender counted in `counts`.
+        // vertices its sender counted in `counts`; own holds seg words, depth and parent
+        // 32 * seg entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         self.step(gpu, "apply")?;
         Ok(())
@@ -1237,18 +1247,6 @@ fn copy_out(
         .zip(staged.par_iter())
         .for_each(|(o, s)| *o = *s);
     Ok(())
-}
-
-/// Queues the copy of `src` into the page-locked `dst` and marks its end with `copied`
-/// (the context tracks no events itself).
-fn copy_to_host<T: DeviceRepr>(
-    stream: &Arc<CudaStream>,
-    src: &CudaSlice<T>,
-    dst: &mut PinnedHostSlice<T>,
-    copied: &CudaEvent,
-) -> Result<()> {
-    stream.memcpy_dtoh(src, dst).map_err(gpu_err)?;
-    copied.record(stream).map_err(gpu_err)
 }
 
 /// An event on `gpu`'s stream when tracing.
