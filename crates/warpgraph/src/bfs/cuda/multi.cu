@@ -184,30 +184,42 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
 // After a long top-down expansion, for each other rank p (peer index q, in rank order
 // without this one): the vertices of p's range set in `next` as (vertex, candidate
 // parent) pairs into the buffer at outbox[q], their number into sent[p] (zero before:
-// `clear`); `next` and `cand` are left cleared there.
+// `clear`); `next` and `cand` are left cleared there. A block takes a word per thread and
+// reserves the slots of all their bits with one atomic add; then each warp goes through
+// its 32 words a lane per bit, so that `cand` is read and the pairs written in runs.
 extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u32 rank,
                                      const u64* outbox, u32* sent) {
+    __shared__ u64 scratch[WARPS_MAX];
+    __shared__ u32 block_at;
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     for (u32 p = 0, q = 0; p < world; p++) {
         if (p == rank) continue;
-        u32* pairs = (u32*)outbox[q];
-        for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg;
-             base += stride) {
-            u32 w = p * seg + base + lane;
-            u32 bits = base + lane < seg ? next[w] : 0;
-            u32 at = warp_slots(__popc(bits), sent + p);
-            if (bits) next[w] = 0;
-            while (bits) {
-                u32 t = w * 32 + __ffs(bits) - 1;
-                bits &= bits - 1;
-                pairs[2 * at] = t;
-                pairs[2 * at + 1] = cand[t];
+        u32* pairs = (u32*)outbox[q++];
+        // Every thread of the block runs the same rounds (the barriers need them all).
+        for (u32 base = blockIdx.x * blockDim.x; base < seg; base += stride) {
+            u32 w = p * seg + base + threadIdx.x;
+            u32 word = base + threadIdx.x < seg ? next[w] : 0;
+            u64 total;
+            u32 at = (u32)block_exclusive_scan64(__popc(word), scratch, &total);
+            if (total == 0) continue;
+            // (block_at is read below only after this barrier and written again only
+            // after the next round's scan, whose barriers every thread passes first.)
+            if (threadIdx.x == 0) block_at = atomicAdd(sent + p, (u32)total);
+            __syncthreads();
+            at += block_at;
+            if (word) next[w] = 0;
+            for (u32 j = 0; j < 32; j++) {
+                u32 bits = __shfl_sync(FULL, word, j);
+                u32 slot = __shfl_sync(FULL, at, j);
+                if (!((bits >> lane) & 1)) continue;
+                u32 t = (w - lane + j) * 32 + lane;
+                slot += __popc(bits & ((1u << lane) - 1));
+                pairs[2 * slot] = t;
+                pairs[2 * slot + 1] = cand[t];
                 cand[t] = UNREACHED;
-                at++;
             }
         }
-        q++;
     }
 }
 
@@ -311,21 +323,24 @@ extern "C" __global__ void mbfs_merge(u32* next, u32 lo_word, u32 seg, u32 nl,
         for (u32 i = 0; i < ncounts; i++) post_value(box, i, counts[i]);
         post(box, seq);
     }
-    u32 stride = gridDim.x * blockDim.x;
+    // A warp per word, a lane per bit: depths and offsets are written and read in runs.
+    u32 lane = threadIdx.x & 31;
+    u32 warps = gridDim.x * blockDim.x / 32;
     u64 found = 0, arcs = 0;
-    for (u32 w = blockIdx.x * blockDim.x + threadIdx.x; w < seg; w += stride) {
+    for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 x = next[lo_word + w];
-        if (x) next[lo_word + w] = 0;
-        x &= ~visited[lo_word + w];
-        own[w] = x;
-        found += __popc(x);
-        while (x) {
-            u32 v = w * 32 + __ffs(x) - 1;
-            x &= x - 1;
-            if (v < nl) {
-                depth[v] = level + 1;
-                arcs += off[v + 1] - off[v];
-            }
+        bool any = x != 0;
+        if (any) x &= ~visited[lo_word + w];
+        __syncwarp();  // every lane has read the word before it is cleared
+        if (lane == 0) {
+            own[w] = x;
+            if (any) next[lo_word + w] = 0;
+        }
+        u32 v = w * 32 + lane;
+        if ((x >> lane) & 1 && v < nl) {
+            depth[v] = level + 1;
+            found++;
+            arcs += off[v + 1] - off[v];
         }
     }
     block_add(found, arcs, stats);
