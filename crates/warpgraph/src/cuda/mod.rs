@@ -536,6 +536,27 @@ impl Mailbox {
     }
 }
 
+/// GPU 0 for a GPU test, or `None` (the test then skips, saying so) where there is none.
+/// With `WARPGRAPH_REQUIRE_GPU=1` a missing GPU fails the test instead: on the GPU
+/// machine a skipped GPU test must never pass for a run one.
+///
+/// # Panics
+/// Where no GPU can be used and `WARPGRAPH_REQUIRE_GPU=1`, or GPU 0 does not open.
+#[doc(hidden)]
+pub fn test_gpu() -> Option<Arc<Gpu>> {
+    match unavailable_reason() {
+        None => Some(Gpu::open(0).expect("opening GPU 0")),
+        Some(why) => {
+            assert!(
+                std::env::var("WARPGRAPH_REQUIRE_GPU").as_deref() != Ok("1"),
+                "WARPGRAPH_REQUIRE_GPU=1 but no GPU can be used: {why}"
+            );
+            eprintln!("skipped: no GPU ({why})");
+            None
+        }
+    }
+}
+
 pub(crate) fn gpu_err(e: DriverError) -> Error {
     Error::Gpu(e.to_string())
 }
@@ -556,4 +577,52 @@ pub(crate) fn grid_for(items: u64, threads: u32) -> (u32, u32) {
         .div_ceil(u64::from(threads))
         .clamp(1, u64::from(u32::MAX));
     (blocks as u32, threads)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cudarc::driver::PushKernelArg;
+
+    const POSTER: KernelSource = KernelSource {
+        name: "mailbox_test",
+        source: r#"
+extern "C" __global__ void poster(u64* box, u64 seq) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        post_value(box, 0, 42);
+        post_value(box, 1, seq * 3);
+        post(box, seq);
+    }
+}
+"#,
+    };
+
+    /// A kernel's posts reach the host in order, each with its values; a post that no
+    /// kernel makes is an error once the event after the work is complete, not a hang.
+    #[test]
+    fn a_mailbox_gets_each_post_and_reports_a_missing_one() {
+        let Some(gpu) = test_gpu() else { return };
+        let f = gpu.function(&POSTER, "poster").unwrap();
+        let mut mailbox = gpu.mailbox(2).unwrap();
+        let done = gpu
+            .stream()
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
+            .unwrap();
+        for _ in 0..3 {
+            let seq = mailbox.next();
+            let dev = mailbox.device();
+            let mut b = gpu.stream().launch_builder(&f);
+            b.arg(&dev).arg(&seq);
+            // SAFETY: matches poster; the mailbox holds two values.
+            unsafe { b.launch(launch_config(2, 64)) }.unwrap();
+            done.record(gpu.stream()).unwrap();
+            let mut out = [0u64; 2];
+            mailbox.wait(seq, &done, &mut out).unwrap();
+            assert_eq!(out, [42, seq * 3]);
+        }
+        let missing = mailbox.next();
+        done.record(gpu.stream()).unwrap();
+        let e = mailbox.wait(missing, &done, &mut [0u64; 2]).unwrap_err();
+        assert!(e.to_string().contains("without posting"), "{e}");
+    }
 }

@@ -226,21 +226,11 @@ fn build_time(g: &Graph, src: Vec<u32>, dst: Vec<u32>) -> f64 {
     secs
 }
 
-/// GPU 0 for a GPU test, or `None` (the test then skips, saying so) where there is none.
-/// With `WARPGRAPH_REQUIRE_GPU=1` a missing GPU fails the test instead: on the GPU
-/// machine a skipped GPU test must never pass for a run one.
+/// GPU 0 for a GPU test, or `None` (the test skips) where there is none; with
+/// `WARPGRAPH_REQUIRE_GPU=1` a missing GPU fails the test instead (see
+/// `warpgraph::cuda::test_gpu`).
 pub fn gpu() -> Option<std::sync::Arc<warpgraph::cuda::Gpu>> {
-    match warpgraph::cuda::unavailable_reason() {
-        None => Some(warpgraph::cuda::Gpu::open(0).expect("opening GPU 0")),
-        Some(why) => {
-            assert!(
-                std::env::var("WARPGRAPH_REQUIRE_GPU").as_deref() != Ok("1"),
-                "WARPGRAPH_REQUIRE_GPU=1 but no GPU can be used: {why}"
-            );
-            eprintln!("skipped: no GPU ({why})");
-            None
-        }
-    }
+    warpgraph::cuda::test_gpu()
 }
 
 /// The team sizes a multi-GPU test runs (1, 2 and all GPUs, where there are that many),
