@@ -31,20 +31,20 @@
 //! Then (but after a short top-down level) an all-gather of the parts makes the next
 //! frontier on every GPU, and in the same group an all-gather of every GPU's count of its
 //! vertices and out-arcs, whose sums the host reads for the direction switch, which
-//! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on the whole
-//! graph's counts. When the frontier is empty every GPU holds the depths and parents of
-//! its range: in one process each copies them straight into the host's tree (through
-//! page-locked memory); a team spread over processes sends them to rank 0 first.
+//! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on
+//! the whole graph's counts. When the frontier is empty every GPU holds the depths and
+//! parents of its range: in one process each copies them straight into the host's tree
+//! (through page-locked memory); a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level with long lists). A kernel posts the
 //! counts straight into page-locked host memory (a [`Mailbox`]), which the host spins on:
 //! no copy, no wait for the kernel's end. The graph is uploaded once for any number of
-//! sources. The first levels cost none of that: while their
-//! frontiers have [`HOST_ARCS`] out-arcs in all, the host expands them itself (every
-//! process alike, from its copy of the graph, with the same rule for parents) while the
-//! GPUs clear their arrays, and hands the GPUs what they reached in one copy and one
-//! kernel (`WARPGRAPH_BFS_HOST_ARCS` sets the bound; 0 leaves every level to the GPUs).
+//! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
+//! out-arcs in all, the host expands them itself (every process alike, from its copy of
+//! the graph, with the same rule for parents) while the GPUs clear their arrays, and
+//! hands the GPUs what they reached in one copy and one kernel (`WARPGRAPH_BFS_HOST_ARCS`
+//! sets the bound; 0 leaves every level to the GPUs).
 //!
 //! `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of the step, of the
 //! exchange, the host's, and the GPU's wait for the host before the level;
