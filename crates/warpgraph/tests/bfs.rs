@@ -9,11 +9,13 @@
 use std::collections::VecDeque;
 use std::path::Path;
 
+mod common;
+
 use proptest::prelude::*;
 use warpgraph::bfs::{bfs, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::generate::{generate, GenerateOptions, Generator};
 use warpgraph::io::{self, ReadOptions};
-use warpgraph::{BuildOptions, EdgeList, Error, Graph, NoProgress, Weights, NO_VERTEX};
+use warpgraph::{Error, Graph, NoProgress, Weights, NO_VERTEX};
 
 /// The option sets every test runs: the default, switching as eagerly and as lazily as
 /// possible, and both forced directions.
@@ -58,18 +60,7 @@ fn oracle_depths(n: usize, edges: &[(u32, u32)], directed: bool, source: u32) ->
 }
 
 fn build(n: usize, edges: &[(u32, u32)], directed: bool) -> Graph {
-    EdgeList::new(
-        n as u64,
-        edges.iter().map(|e| e.0).collect(),
-        edges.iter().map(|e| e.1).collect(),
-        Weights::None,
-    )
-    .unwrap()
-    .build(&BuildOptions {
-        directed,
-        ..Default::default()
-    })
-    .unwrap()
+    common::graph(n as u64, edges, Weights::None, directed)
 }
 
 /// Runs every option set from `source` and checks depths, parents and the verifier.
