@@ -58,6 +58,11 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
 #define COUNTERS u64 *stats, u32 *qlen, u32 *blen, u32 *sent, u32 world, u32 *list
 #define COUNTER_ARGS stats, qlen, blen, sent, world, list
 
+// Whether u is in the frontier.
+__device__ __forceinline__ bool in_front(const u32* front, u32 u) {
+    return (front[u / 32] >> (u % 32)) & 1;
+}
+
 // Zeroes the counters (the frontier's counts too if `with_stats`); one thread does.
 __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -117,8 +122,10 @@ extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 
 // slots with one atomic add. A vertex of `piece` out-arcs or more goes to `big` instead,
 // as one entry (v << 32 | c) for each piece c of `piece` arcs (their count in *blen), a
 // warp to a piece: the hubs of a skewed graph are spread over the whole grid at once.
+// With `delegate` a big vertex is left out: every rank expands it (mbfs_hub_queue).
 extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, const u64* off,
-                                      u32* queue, u32* qlen, u64* big, u32* blen, u32 piece) {
+                                      u32* queue, u32* qlen, u64* big, u32* blen, u32 piece,
+                                      u32 delegate) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     // A warp takes 32 words a round; every lane runs the same rounds (shuffles need all).
@@ -133,13 +140,34 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
             // A big vertex leaves a hole (UNREACHED) in the warps' queue.
             u64 arcs = off[v + 1] - off[v];
             if (arcs >= piece) {
-                u32 pieces = (u32)((arcs + piece - 1) / piece);
-                u32 at = atomicAdd(blen, pieces);
-                for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)v << 32 | c;
+                if (!delegate) {
+                    u32 pieces = (u32)((arcs + piece - 1) / piece);
+                    u32 at = atomicAdd(blen, pieces);
+                    for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)v << 32 | c;
+                }
                 v = UNREACHED;
             }
             queue[at++] = v;
         }
+    }
+}
+
+// Hub delegates (a team of several ranks): `hubs` lists the `nhubs` vertices of `piece`
+// out-arcs or more, every rank alike, and hoff/htgt hold their arcs into this rank's range
+// (rows by hub index). Each hub in the frontier goes to `big` as one entry (i << 32 | c)
+// for each piece c of its arcs here, so every rank expands every frontier hub into its own
+// range and no pair for another rank comes from a hub. One atomic add per warp.
+extern "C" __global__ void mbfs_hub_queue(const u32* hubs, u32 nhubs, const u64* hoff,
+                                          const u32* front, u64* big, u32* blen, u32 piece) {
+    u32 lane = threadIdx.x & 31;
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < nhubs; base += stride) {
+        u32 i = base + lane;
+        u32 pieces = 0;
+        if (i < nhubs && in_front(front, hubs[i]))
+            pieces = (u32)((hoff[i + 1] - hoff[i] + piece - 1) / piece);
+        u32 at = warp_slots(pieces, blen);
+        for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)i << 32 | c;
     }
 }
 
@@ -155,11 +183,14 @@ __device__ __forceinline__ void td_arc(u32 u, u32 t, u32 lo, u32 nl, const u32* 
 }
 
 // Top-down: a warp per queued vertex, its lanes over the out-arcs; then a warp per piece
-// of a big vertex.
+// of a big vertex, in the rows boff/btgt: this rank's own (entry v: vertex lo + v) or,
+// with hub delegates (`bid` not null), the hubs' arcs into this range (entry i: vertex
+// bid[i]).
 extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u32* queue,
                                          const u32* qlen, const u64* big, const u32* blen, u32 piece,
                                          u32 lo, u32 nl, const u32* visited, u32* next,
-                                         u32* parent, u32* cand) {
+                                         u32* parent, u32* cand, const u64* boff,
+                                         const u32* btgt, const u32* bid) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     u32 len = *qlen;
@@ -174,10 +205,11 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
     for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < pieces; i += warps) {
         u64 big_piece = big[i];
         u32 v = big_piece >> 32;
-        u64 first = off[v] + (u64)(u32)big_piece * piece;
-        u64 end = min(off[v + 1], first + piece);
+        u32 u = bid ? bid[v] : lo + v;
+        u64 first = boff[v] + (u64)(u32)big_piece * piece;
+        u64 end = min(boff[v + 1], first + piece);
         for (u64 a = first + lane; a < end; a += 32)
-            td_arc(lo + v, tgt[a], lo, nl, visited, next, parent, cand);
+            td_arc(u, btgt[a], lo, nl, visited, next, parent, cand);
     }
 }
 
@@ -382,10 +414,6 @@ extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 w
 // Loads a lane has in flight in its own scan.
 #define UNROLL 4
 
-// Whether u is in the frontier.
-__device__ __forceinline__ bool in_front(const u32* front, u32 u) {
-    return (front[u / 32] >> (u % 32)) & 1;
-}
 
 // Bottom-up: a lane per vertex of this rank, a warp per word; an unvisited vertex with an
 // in-neighbour in the frontier joins the next frontier (its bit set by the warp's ballot,

@@ -17,10 +17,13 @@
 //!   131,072 out-arcs (no GPU can find more vertices), every GPU packs all it found into
 //!   one list of (vertex, parent) pairs, an all-gather of that known size gives every GPU
 //!   every list, and each builds the next frontier and its counts from them alike (the
-//!   owner keeping the least parent): one collective for the level. Beyond, the targets
-//!   found for each other GPU go to it as (vertex, parent) pairs over NCCL send/receive,
-//!   their lengths first (each GPU merging its own finds while the host waits for them),
-//!   and the owner ORs the bits into its part of the next frontier and takes the least
+//!   owner keeping the least parent): one collective for the level. Beyond, a frontier
+//!   vertex of 256 arcs or more (a hub) is expanded by every GPU instead, each into its
+//!   own range from its copy of the hubs' arcs split by target ([`HubRows`], Pearce et
+//!   al.'s delegates), so nothing found from a hub crosses GPUs; the targets found for
+//!   each other GPU go to it as (vertex, parent) pairs over NCCL send/receive, their
+//!   lengths first (each GPU merging its own finds while the host waits for them), and
+//!   the owner ORs the bits into its part of the next frontier and takes the least
 //!   parent; or
 //! - bottom-up: every unvisited vertex of a GPU's range scans its in-arcs, in order, for
 //!   one in the frontier bitmap, which becomes its parent: a lane per vertex (four loads
@@ -121,11 +124,12 @@ impl Partition {
 }
 
 /// Device bytes rank `rank` of `world` needs to search `g`: its rows (twice for a
-/// directed graph), three whole bitmaps and its part of one, its queues, depths and
-/// parents, every vertex's out-degree, the short levels' lists (its own and every rank's),
-/// with other ranks the candidate parents of every vertex and a buffer of (vertex, parent)
-/// pairs to and from each other rank, and on rank 0 of a team spread over processes every
-/// vertex's depth and parent.
+/// directed graph) and, with other ranks, every hub's arcs into its range; three whole
+/// bitmaps and its part of one, its queues, depths and parents, every vertex's
+/// out-degree, the short levels' lists (its own and every rank's), with other ranks the
+/// candidate parents of every vertex and a buffer of (vertex, parent) pairs to and from
+/// each other rank, and on rank 0 of a team spread over processes every vertex's depth
+/// and parent.
 pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     let p = Partition::new(g.num_vertices(), world);
     let r = p.range(rank);
@@ -152,8 +156,18 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
     // What the host's first levels reached (the bound is at most LIST_CAP arcs).
     let seeds = 4 * 3 * LIST_CAP as u64;
-    // Its queue, depths and parents, and the pieces of its big frontier vertices.
-    let queues = 4 * 3 * local + 8 * pieces_bound(g.out(), r) as u64;
+    // Its queue, depths and parents, and the pieces of its big frontier vertices: with
+    // other ranks, of every hub's arcs into its range (and those arcs).
+    let (hub_rows, pieces) = if world > 1 {
+        let hubs = HubRows::sizes(g.out(), r.clone());
+        (
+            4 * hubs.0 + 8 * (hubs.0 + 1) + 4 * hubs.1,
+            hubs.2.max(pieces_bound(g.out(), r) as u64),
+        )
+    } else {
+        (0, pieces_bound(g.out(), r) as u64)
+    };
+    let queues = 4 * 3 * local + 8 * pieces + hub_rows;
     // Every vertex's out-degree, and at setup its range's part to all-gather.
     let degrees = 4 * 32 * words + 4 * local;
     graph
@@ -180,6 +194,70 @@ fn pieces_bound(c: &Csr, r: std::ops::Range<usize>) -> usize {
             _ => 0,
         })
         .sum()
+}
+
+/// Hub delegates (Pearce et al., IPDPS 2013): in a team of several ranks every vertex of
+/// [`PIECE`] out-arcs or more is a hub, and each rank holds every hub's arcs into its own
+/// range (rows by hub index; rows are sorted, so each is one run of the hub's). A hub in
+/// the frontier is then expanded by every rank into its own range, and no (vertex,
+/// parent) pair for another rank comes from it.
+struct HubRows {
+    ids: Vec<u32>,
+    off: Vec<u64>,
+    tgt: Vec<u32>,
+}
+
+impl HubRows {
+    /// The hubs of `c`, ascending.
+    fn ids(c: &Csr) -> Vec<u32> {
+        (0..c.num_vertices() as u32)
+            .into_par_iter()
+            .filter(|&v| c.degree(v) >= PIECE)
+            .collect()
+    }
+
+    /// The run of `h`'s arcs into `r`.
+    fn run(c: &Csr, h: u32, r: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let row = c.neighbors(h);
+        row.partition_point(|&t| (t as usize) < r.start)
+            ..row.partition_point(|&t| (t as usize) < r.end)
+    }
+
+    /// The hubs' arcs of `c` into `r`.
+    fn new(c: &Csr, r: std::ops::Range<usize>) -> HubRows {
+        let ids = Self::ids(c);
+        let runs: Vec<std::ops::Range<usize>> =
+            ids.par_iter().map(|&h| Self::run(c, h, &r)).collect();
+        let mut off = Vec::with_capacity(ids.len() + 1);
+        off.push(0u64);
+        for run in &runs {
+            off.push(off.last().unwrap() + run.len() as u64);
+        }
+        let mut tgt = Vec::with_capacity(*off.last().unwrap() as usize);
+        for (&h, run) in ids.iter().zip(&runs) {
+            tgt.extend_from_slice(&c.neighbors(h)[run.clone()]);
+        }
+        HubRows { ids, off, tgt }
+    }
+
+    /// Without building them: the hubs, their arcs into `r`, and the pieces of those.
+    fn sizes(c: &Csr, r: std::ops::Range<usize>) -> (u64, u64, u64) {
+        Self::ids(c)
+            .par_iter()
+            .map(|&h| {
+                let arcs = Self::run(c, h, &r).len() as u64;
+                (1, arcs, arcs.div_ceil(PIECE))
+            })
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
+    }
+}
+
+/// [`HubRows`] on a GPU, and the number of hubs.
+struct HubRowsOnGpu {
+    ids: CudaSlice<u32>,
+    off: CudaSlice<u64>,
+    tgt: CudaSlice<u32>,
+    count: u32,
 }
 
 /// Breadth-first searches of `g` from every one of `sources` on the team `spec` (this
@@ -343,6 +421,7 @@ struct RankRun {
 struct Kernels {
     reset: CudaFunction,
     queue: CudaFunction,
+    hub_queue: CudaFunction,
     top_down: CudaFunction,
     pack: CudaFunction,
     apply: CudaFunction,
@@ -384,8 +463,11 @@ struct RankState {
     list_cap: usize,
     own: CudaSlice<u32>,
     queue: CudaSlice<u32>,
-    /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece).
+    /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece; with hub
+    /// delegates, hub index << 32 | piece).
     big: CudaSlice<u64>,
+    /// With other ranks, the hub delegates ([`HubRows`]) on the GPU.
+    hubs: Option<HubRowsOnGpu>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
@@ -500,6 +582,7 @@ impl RankState {
         let k = Kernels {
             reset: f("mbfs_reset")?,
             queue: f("mbfs_queue")?,
+            hub_queue: f("mbfs_hub_queue")?,
             top_down: f("mbfs_top_down")?,
             pack: f("mbfs_pack")?,
             apply: f("mbfs_apply")?,
@@ -543,6 +626,21 @@ impl RankState {
             })
             .collect();
         let list_words = 1 + 2 * LIST_CAP;
+        let (hubs, big_len) = if peers > 0 {
+            let h = HubRows::new(g.out(), r.clone());
+            let pieces: usize = (0..h.ids.len())
+                .map(|i| (h.off[i + 1] - h.off[i]).div_ceil(PIECE) as usize)
+                .sum();
+            let on_gpu = HubRowsOnGpu {
+                ids: gpu.upload(&h.ids)?,
+                off: gpu.upload(&h.off)?,
+                tgt: gpu.upload(&h.tgt)?,
+                count: h.ids.len() as u32,
+            };
+            (Some(on_gpu), pieces.max(pieces_bound(g.out(), r.clone())))
+        } else {
+            (None, pieces_bound(g.out(), r.clone()))
+        };
         let state = RankState {
             part,
             rank: m.rank,
@@ -566,7 +664,8 @@ impl RankState {
             deg: gpu.zeros(32 * words)?,
             own: gpu.zeros(part.seg)?,
             queue: gpu.zeros(local)?,
-            big: gpu.zeros(pieces_bound(g.out(), r.clone()).max(1))?,
+            big: gpu.zeros(big_len.max(1))?,
+            hubs,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
             gather,
@@ -911,6 +1010,10 @@ impl RankState {
         let cfg = launch_config(self.blocks, THREADS);
         let peers = (m.world - 1) as u32;
         let piece = PIECE as u32;
+        // With other ranks every rank expands the frontier's hubs into its own range.
+        // (On a short level the owners expand them: too few arcs to matter.)
+        let delegating = self.hubs.is_some() && !short;
+        let delegate = u32::from(delegating);
         let mut b = stream.launch_builder(&self.k.queue);
         b.arg(&self.front)
             .arg(&lo_word)
@@ -920,10 +1023,25 @@ impl RankState {
             .arg(&mut self.counters.qlen)
             .arg(&mut self.big)
             .arg(&mut self.counters.blen)
-            .arg(&piece);
+            .arg(&piece)
+            .arg(&delegate);
         // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
-        // vertex of the range, and big pieces_bound's, enough for every piece of them.
+        // vertex of the range, and big pieces_bound's, enough for every piece of them
+        // (with delegates big holds every hub piece here, and this adds none).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        if let Some(h) = self.hubs.as_ref().filter(|_| delegating) {
+            let mut b = stream.launch_builder(&self.k.hub_queue);
+            b.arg(&h.ids)
+                .arg(&h.count)
+                .arg(&h.off)
+                .arg(&self.front)
+                .arg(&mut self.big)
+                .arg(&mut self.counters.blen)
+                .arg(&piece);
+            // SAFETY: matches mbfs_hub_queue; big holds every piece of every hub's rows
+            // here, hub ids are vertices below n.
+            unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        }
         self.step(&m.gpu, "queue")?;
         let mut b = stream.launch_builder(&self.k.top_down);
         b.arg(&self.out.0)
@@ -939,6 +1057,11 @@ impl RankState {
             .arg(&mut self.next)
             .arg(&mut self.parent)
             .arg(&mut self.cand);
+        let none = 0u64;
+        match self.hubs.as_ref().filter(|_| delegating) {
+            Some(h) => b.arg(&h.off).arg(&h.tgt).arg(&h.ids),
+            None => b.arg(&self.out.0).arg(&self.out.1).arg(&none),
+        };
         // SAFETY: matches mbfs_top_down; queued ids are local vertices of the rows,
         // targets are below n, and cand covers every vertex when there are other ranks
         // (with none, every target is this rank's and cand is not touched).
@@ -1374,6 +1497,35 @@ mod tests {
         }
         let targets = vec![0u32; *offsets.last().unwrap() as usize];
         Csr::from_raw(offsets.into(), targets.into(), Weights::None)
+    }
+
+    /// Each rank's hub rows are exactly the hubs' arcs into its range, and the sizes the
+    /// memory estimate uses are theirs.
+    #[test]
+    fn hub_rows_hold_each_hubs_arcs_into_the_range() {
+        // Hubs 0 (700 arcs) and 1 (300); vertex 2 (255 arcs) is not one.
+        let mut pairs: Vec<(u32, u32)> = (3..703).map(|v| (0, v)).collect();
+        pairs.extend((400..700).map(|v| (1, v)));
+        pairs.extend((500..755).map(|v| (2, v)));
+        let g = graph(800, &pairs, true);
+        assert_eq!(HubRows::ids(g.out()), vec![0, 1]);
+        for r in [0..800, 0..400, 400..800, 600..650, 750..800, 0..0] {
+            let h = HubRows::new(g.out(), r.clone());
+            let mut pieces = 0;
+            for (i, &hub) in h.ids.iter().enumerate() {
+                let want: Vec<u32> = g
+                    .out()
+                    .neighbors(hub)
+                    .iter()
+                    .copied()
+                    .filter(|&t| r.contains(&(t as usize)))
+                    .collect();
+                assert_eq!(&h.tgt[h.off[i] as usize..h.off[i + 1] as usize], &want[..]);
+                pieces += (want.len() as u64).div_ceil(PIECE);
+            }
+            let sizes = HubRows::sizes(g.out(), r);
+            assert_eq!(sizes, (2, h.tgt.len() as u64, pieces));
+        }
     }
 
     #[test]
