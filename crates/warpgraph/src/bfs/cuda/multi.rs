@@ -186,11 +186,16 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
 /// `piece`): the hubs of a skewed graph are cut into pieces that the whole grid shares.
 const PIECE: u64 = 256;
 
+/// The pieces of a row of `arcs` arcs.
+fn pieces_of(arcs: u64) -> u64 {
+    arcs.div_ceil(PIECE)
+}
+
 /// Entries the list of big vertices' pieces can need for the vertices `r` of `c`.
 fn pieces_bound(c: &Csr, r: std::ops::Range<usize>) -> usize {
     r.into_par_iter()
         .map(|v| match c.degree(v as VertexId) {
-            d if d >= PIECE => d.div_ceil(PIECE) as usize,
+            d if d >= PIECE => pieces_of(d) as usize,
             _ => 0,
         })
         .sum()
@@ -240,13 +245,18 @@ impl HubRows {
         HubRows { ids, off, tgt }
     }
 
+    /// The pieces of all rows.
+    fn pieces(&self) -> u64 {
+        self.off.windows(2).map(|w| pieces_of(w[1] - w[0])).sum()
+    }
+
     /// Without building them: the hubs, their arcs into `r`, and the pieces of those.
     fn sizes(c: &Csr, r: std::ops::Range<usize>) -> (u64, u64, u64) {
         Self::ids(c)
             .par_iter()
             .map(|&h| {
                 let arcs = Self::run(c, h, &r).len() as u64;
-                (1, arcs, arcs.div_ceil(PIECE))
+                (1, arcs, pieces_of(arcs))
             })
             .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
     }
@@ -628,9 +638,7 @@ impl RankState {
         let list_words = 1 + 2 * LIST_CAP;
         let (hubs, big_len) = if peers > 0 {
             let h = HubRows::new(g.out(), r.clone());
-            let pieces: usize = (0..h.ids.len())
-                .map(|i| (h.off[i + 1] - h.off[i]).div_ceil(PIECE) as usize)
-                .sum();
+            let pieces = h.pieces() as usize;
             let on_gpu = HubRowsOnGpu {
                 ids: gpu.upload(&h.ids)?,
                 off: gpu.upload(&h.off)?,
