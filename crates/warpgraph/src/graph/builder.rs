@@ -215,7 +215,7 @@ impl EdgeList {
         Ok(())
     }
 
-    /// Builds the CSR graph. See the [module docs](self) for the method.
+    /// Builds the CSR graph. The method is described at the top of `graph/builder.rs`.
     ///
     /// # Errors
     /// A vertex id out of range, a non-finite weight, mismatched array lengths, or not

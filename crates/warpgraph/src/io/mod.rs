@@ -14,7 +14,7 @@
 //! [`ReadOptions::format`] forces one. DIMACS `.ss` source files are read and written by
 //! [`dimacs::read_sources`] and [`dimacs::write_sources`].
 //!
-//! Writing is atomic ([`write`]): the output goes to a temporary file in the destination
+//! Writing is atomic ([`write()`]): the output goes to a temporary file in the destination
 //! folder, which is renamed over the destination only when complete.
 
 pub mod dimacs;
@@ -461,7 +461,7 @@ pub fn write(
     Ok(format)
 }
 
-/// Writes `g` in `format` to any writer (no atomicity; see [`write`] for files).
+/// Writes `g` in `format` to any writer (no atomicity; see [`write()`] for files).
 pub fn write_to(
     g: &Graph,
     format: Format,

@@ -19,7 +19,7 @@
 //!   every list, and each builds the next frontier and its counts from them alike (the
 //!   owner keeping the least parent): one collective for the level. Beyond, a frontier
 //!   vertex of 256 arcs or more (a hub) is expanded by every GPU instead, each into its
-//!   own range from its copy of the hubs' arcs split by target ([`HubRows`], Pearce et
+//!   own range from its copy of the hubs' arcs split by target (`HubRows`, Pearce et
 //!   al.'s delegates), so nothing found from a hub crosses GPUs; the targets found for
 //!   each other GPU go to it as (vertex, parent) pairs over NCCL send/receive, their
 //!   lengths first (each GPU merging its own finds while the host waits for them), and
@@ -41,7 +41,7 @@
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level with long lists). A kernel posts the
-//! counts straight into page-locked host memory (a [`Mailbox`]), which the host spins on:
+//! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins on:
 //! no copy, no wait for the kernel's end. The graph is uploaded once for any number of
 //! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
 //! out-arcs in all, the host expands them itself (every process alike, from its copy of
@@ -1249,7 +1249,7 @@ impl RankState {
 }
 
 /// Frontier out-arcs, over all the first levels, up to which the host expands them itself
-/// ([`HostLevels`]). Small: each vertex a level finds costs the host a cache miss or two
+/// (`HostLevels`). Small: each vertex a level finds costs the host a cache miss or two
 /// for its degree (the vertices lie anywhere), so a level of a few thousand arcs costs it
 /// as much as the GPUs' level it saves (measured on 2 H200s: 0.04-0.1 ms for 2,272
 /// vertices; summed on every core, 0.1-0.7 ms).

@@ -56,7 +56,7 @@
 //! expansions of each search, and the host's time to copy and take apart the result, to
 //! stderr (`=2` adds where the time goes: near-far's passes by list length, owner-local's
 //! clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X` replaces the automatic width's factor
-//! ([`AUTO_WIDTH`], [`OWNED_WIDTH`]) and `WARPGRAPH_SSSP_OWNED=0|1` turns `auto`'s
+//! (`AUTO_WIDTH`, `OWNED_WIDTH`) and `WARPGRAPH_SSSP_OWNED=0|1` turns `auto`'s
 //! owner-local design off or on whatever the graph ([`GpuSssp::set_owner_local`] in
 //! code), `WARPGRAPH_SSSP_OWNED_SHARED=0` keeps its distances in global memory where they
 //! would fit in shared memory ([`GpuSssp::set_shared_strips`]). `WARPGRAPH_SSSP_LLL=0`
