@@ -414,7 +414,6 @@ extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 w
 // Loads a lane has in flight in its own scan.
 #define UNROLL 4
 
-
 // Bottom-up: a lane per vertex of this rank, a warp per word; an unvisited vertex with an
 // in-neighbour in the frontier joins the next frontier (its bit set by the warp's ballot,
 // no atomics), the first such in-neighbour its parent.
