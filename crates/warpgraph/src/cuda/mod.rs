@@ -478,7 +478,6 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
     })
 }
 
-/// A driver error as a warpgraph error.
 /// A few 64-bit words of page-locked host memory mapped into a GPU's address space, which a
 /// kernel writes straight into (`post` in `common.cuh`): the values, a system-wide fence,
 /// then word 0, a sequence number. The host spins on that word, so it has a level's counts
@@ -557,6 +556,7 @@ pub fn test_gpu() -> Option<Arc<Gpu>> {
     }
 }
 
+/// A driver error as a warpgraph error.
 pub(crate) fn gpu_err(e: DriverError) -> Error {
     Error::Gpu(e.to_string())
 }

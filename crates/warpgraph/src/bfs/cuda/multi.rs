@@ -1002,9 +1002,10 @@ impl RankState {
         Ok(())
     }
 
-    /// A top-down step; returns the trace's event after the expansion. A `short` step ends with the expansion (then
-    /// [`RankState::absorb_lists`]); otherwise the pairs for other ranks go to them and
-    /// this rank's part of the next frontier is made in `own`, its counts in `stats`.
+    /// A top-down step; returns the trace's event after the expansion. A `short` step
+    /// ends with the expansion (then [`RankState::absorb_lists`]); otherwise the pairs for
+    /// other ranks go to them and this rank's part of the next frontier is made in `own`,
+    /// its counts in `stats`.
     fn top_down_step(
         &mut self,
         m: &Member,
