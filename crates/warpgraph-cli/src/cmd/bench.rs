@@ -89,8 +89,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
     /// bfs, apsp: teams of this many GPUs, one after the other on the same graph (e.g.
-    /// 1,2,4 or all), over NCCL, for strong scaling; the single-GPU code on GPU 0 runs
-    /// last for comparison. bfs: 16 roots by default.
+    /// 1,2,4 or all), over NCCL, for strong scaling; then, for comparison, the single-GPU
+    /// code on GPU 0 and (bfs) the CPU code on every core, from the same roots. bfs: 16
+    /// roots by default.
     #[arg(long, value_name = "N,N,..|all", value_delimiter = ',', value_parser = crate::args::parse_gpus)]
     gpus: Option<Vec<crate::args::Gpus>>,
     /// Seed for picking roots.

@@ -1,5 +1,5 @@
 //! `warpgraph bench bfs|apsp --gpus 1,2,4`: strong scaling over teams of GPUs (NCCL), the
-//! single-GPU code of the same run beside them.
+//! single-GPU code of the same run beside them, and for BFS the CPU's too.
 
 use std::hash::{Hash, Hasher};
 
@@ -12,14 +12,26 @@ use warpgraph::{bfs, Graph};
 use crate::args::{commas, Gpus};
 use crate::cmd::bench::BenchArgs;
 
-/// One row of the scaling table: a team size (0 for the single-GPU code) and its report.
+/// What ran a row of the scaling table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ran {
+    /// A team of this many GPUs.
+    Team(usize),
+    /// The single-GPU code on GPU 0.
+    OneGpu,
+    /// The CPU code on every core.
+    Cpu,
+}
+
+/// One row of the scaling table.
 struct Row {
-    gpus: usize,
+    ran: Ran,
     report: Report,
 }
 
 /// Benchmarks BFS on a team of each size in `sizes`, then the single-GPU Enterprise on
-/// GPU 0; prints the table and writes every report to `--json-out`.
+/// GPU 0, then the CPU's direction-optimising BFS on every core, all from the same roots;
+/// prints the table and writes every report to `--json-out`.
 pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) -> Result<()> {
     let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
     if roots.is_empty() {
@@ -63,7 +75,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
             Some(first) => identical &= *first == hashes,
         }
         rows.push(Row {
-            gpus: spec.world,
+            ran: Ran::Team(spec.world),
             report: report(
                 g,
                 graph_name,
@@ -83,7 +95,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
     let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots)?;
     let name = runner.algorithm();
     rows.push(Row {
-        gpus: 0,
+        ran: Ran::OneGpu,
         report: report(
             g,
             graph_name,
@@ -93,8 +105,26 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
             0.0,
         ),
     });
+    // The CPU code, every core, same roots.
+    let mut runner =
+        crate::cmd::bfs::runner(Device::Cpu, g, None, Default::default(), args.switch)?;
+    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots)?;
+    rows.push(Row {
+        ran: Ran::Cpu,
+        report: report(
+            g,
+            graph_name,
+            &runner.algorithm(),
+            Device::Cpu.describe(),
+            trials,
+            0.0,
+        ),
+    });
     print_table(g, graph_name, &rows, "GTEPS", |r| {
-        r.kernel_harmonic_mean_teps.unwrap_or(0.0) / 1e9
+        r.kernel_harmonic_mean_teps
+            .or(r.harmonic_mean_teps)
+            .unwrap_or(0.0)
+            / 1e9
     });
     println!(
         "every tree verified; the teams' trees (depths and parents) {} for every root",
@@ -153,7 +183,7 @@ pub fn bench_apsp(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs)
         sums.push(sum);
         let name = format!("floyd-warshall-team ({variant})");
         rows.push(Row {
-            gpus: spec.world,
+            ran: Ran::Team(spec.world),
             report: report(g, graph_name, &name, spec.describe(), trials, 0.0),
         });
     }
@@ -161,7 +191,7 @@ pub fn bench_apsp(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs)
     sums.push(sum);
     let name = format!("floyd-warshall ({variant})");
     rows.push(Row {
-        gpus: 0,
+        ran: Ran::OneGpu,
         report: report(g, graph_name, &name, gpu0.describe(), trials, 0.0),
     });
     let n = g.num_vertices() as f64;
@@ -246,8 +276,9 @@ fn report(
     )
 }
 
-/// The scaling table: per row the medians (kernels and end to end), the rate and the
-/// speed-up over the team of one.
+/// The scaling table: per row the medians (kernels and end to end; the CPU has only the
+/// latter), the rate and the speed-up over the team of one (by kernel time; the CPU's by
+/// its own time).
 fn print_table(
     g: &Graph,
     graph_name: &str,
@@ -260,50 +291,130 @@ fn print_table(
         commas(g.num_vertices() as u64),
         commas(g.num_edges())
     );
-    println!(
-        "| GPUs | code | median (kernels) | median (end to end) | {unit} | speed-up over 1 GPU |"
+    print!("{}", table(rows, unit, rate));
+}
+
+/// The table of [`print_table`], without its heading.
+fn table(rows: &[Row], unit: &str, rate: impl Fn(&Report) -> f64) -> String {
+    use std::fmt::Write;
+    let mut out = format!(
+        "| GPUs | code | median (kernels) | median (end to end) | {unit} | speed-up over 1 GPU |\n\
+         |---|---|---|---|---|---|\n"
     );
-    println!("|---|---|---|---|---|---|");
     let one = rows
         .iter()
-        .find(|r| r.gpus == 1)
+        .find(|r| r.ran == Ran::Team(1))
         .and_then(|r| r.report.kernel_summary.as_ref())
         .map(|s| s.median);
     for r in rows {
-        let k = r
-            .report
-            .kernel_summary
-            .as_ref()
-            .map_or(f64::NAN, |s| s.median);
+        let k = r.report.kernel_summary.as_ref().map(|s| s.median);
         let e = r.report.summary.as_ref().map_or(f64::NAN, |s| s.median);
-        println!(
-            "| {} | {} | {:.3} ms | {:.3} ms | {:.1} | {} |",
-            if r.gpus == 0 {
-                "1".into()
-            } else {
-                r.gpus.to_string()
-            },
-            if r.gpus == 0 {
-                format!("{} (single-GPU code)", r.report.algorithm)
-            } else {
-                r.report.algorithm.clone()
-            },
-            k * 1e3,
+        let (gpus, code) = match r.ran {
+            Ran::Team(n) => (n.to_string(), r.report.algorithm.clone()),
+            Ran::OneGpu => (
+                "1".into(),
+                format!("{} (single-GPU code)", r.report.algorithm),
+            ),
+            Ran::Cpu => (
+                "0".into(),
+                format!("{} on {}", r.report.algorithm, r.report.device),
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "| {gpus} | {code} | {} | {:.3} ms | {:.1} | {} |",
+            k.map_or("-".into(), |k| format!("{:.3} ms", k * 1e3)),
             e * 1e3,
             rate(&r.report),
-            one.map_or("-".into(), |o| format!("{:.2}x", o / k))
+            one.map_or("-".into(), |o| format!("{:.2}x", o / k.unwrap_or(e)))
         );
     }
+    out
 }
 
 fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
     if let Some(path) = &args.json_out {
         let all: Vec<_> = rows
             .iter()
-            .map(|r| serde_json::json!({"gpus": r.gpus.max(1), "team": r.gpus > 0, "report": r.report}))
+            .map(|r| {
+                let gpus = match r.ran {
+                    Ran::Team(n) => n,
+                    Ran::OneGpu => 1,
+                    Ran::Cpu => 0,
+                };
+                serde_json::json!({"gpus": gpus, "team": matches!(r.ran, Ran::Team(_)), "report": r.report})
+            })
             .collect();
         std::fs::write(path, serde_json::to_string_pretty(&all)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of `ran` whose trials took `seconds` end to end and, on a GPU, `kernel`.
+    fn row(g: &Graph, ran: Ran, name: &str, seconds: &[f64], kernel: Option<&[f64]>) -> Row {
+        let trials = seconds
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| Trial {
+                source: Some(0),
+                seconds: s,
+                kernel_seconds: kernel.map(|k| k[i]),
+                reached: 2,
+                edges: 1,
+                verified: true,
+            })
+            .collect();
+        Row {
+            ran,
+            report: report(g, "g", name, "dev".into(), trials, 0.0),
+        }
+    }
+
+    #[test]
+    fn the_table_puts_the_cpu_beside_the_teams() {
+        let g = Graph::empty(2, true);
+        let rows = [
+            row(
+                &g,
+                Ran::Team(1),
+                "bfs-team",
+                &[0.010, 0.012, 0.011],
+                Some(&[0.004, 0.004, 0.005]),
+            ),
+            row(&g, Ran::Team(2), "bfs-team", &[0.010; 3], Some(&[0.002; 3])),
+            row(
+                &g,
+                Ran::OneGpu,
+                "bfs-gpu-tuned",
+                &[0.010; 3],
+                Some(&[0.008; 3]),
+            ),
+            row(&g, Ran::Cpu, "bfs-optimizing", &[0.040, 0.030, 0.050], None),
+        ];
+        let t = table(&rows, "GTEPS", |_| 1.0);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 6, "{t}");
+        assert_eq!(
+            lines[2],
+            "| 1 | bfs-team | 4.000 ms | 11.000 ms | 1.0 | 1.00x |"
+        );
+        assert_eq!(
+            lines[3],
+            "| 2 | bfs-team | 2.000 ms | 10.000 ms | 1.0 | 2.00x |"
+        );
+        assert_eq!(
+            lines[4],
+            "| 1 | bfs-gpu-tuned (single-GPU code) | 8.000 ms | 10.000 ms | 1.0 | 0.50x |"
+        );
+        // The CPU has no kernel time: its own (the median, 40 ms) is compared.
+        assert_eq!(
+            lines[5],
+            "| 0 | bfs-optimizing on dev | - | 40.000 ms | 1.0 | 0.10x |"
+        );
+    }
 }
