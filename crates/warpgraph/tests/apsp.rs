@@ -108,44 +108,22 @@ impl TestGraph {
         a
     }
 
-    /// The oracle's matrix: `None` for unreachable.
-    fn oracle_int(&self) -> Vec<Vec<Option<i128>>> {
+    /// The oracle's matrix (Bellman-Ford from every source, weights by `weight`):
+    /// `None` for unreachable.
+    fn oracle<T>(&self, zero: T, weight: impl Fn(usize) -> T) -> Vec<Vec<Option<T>>>
+    where
+        T: Copy + PartialOrd + std::ops::Add<Output = T>,
+    {
         let arcs = self.arcs();
         (0..self.n)
             .map(|s| {
                 let mut d = vec![None; self.n];
-                d[s] = Some(0i128);
+                d[s] = Some(zero);
                 for _ in 0..self.n {
                     let mut changed = false;
                     for &(u, v, i) in &arcs {
                         if let Some(du) = d[u] {
-                            let x = du + self.w.get_int(i);
-                            if d[v].is_none_or(|dv| x < dv) {
-                                d[v] = Some(x);
-                                changed = true;
-                            }
-                        }
-                    }
-                    if !changed {
-                        break;
-                    }
-                }
-                d
-            })
-            .collect()
-    }
-
-    fn oracle_float(&self) -> Vec<Vec<Option<f64>>> {
-        let arcs = self.arcs();
-        (0..self.n)
-            .map(|s| {
-                let mut d = vec![None; self.n];
-                d[s] = Some(0.0f64);
-                for _ in 0..self.n {
-                    let mut changed = false;
-                    for &(u, v, i) in &arcs {
-                        if let Some(du) = d[u] {
-                            let x = du + self.w.get(i);
+                            let x = du + weight(i);
                             if d[v].is_none_or(|dv| x < dv) {
                                 d[v] = Some(x);
                                 changed = true;
@@ -165,7 +143,7 @@ impl TestGraph {
     fn assert_matches(&self, m: &DistMatrix, what: &str) {
         assert_eq!(m.num_vertices(), self.n, "{what}");
         if self.w.is_float() {
-            let o = self.oracle_float();
+            let o = self.oracle(0.0f64, |i| self.w.get(i));
             let d = m.as_f64().unwrap_or_else(|| panic!("{what}: expected f64"));
             for s in 0..self.n {
                 for t in 0..self.n {
@@ -174,7 +152,7 @@ impl TestGraph {
                 }
             }
         } else {
-            let o = self.oracle_int();
+            let o = self.oracle(0i128, |i| self.w.get_int(i));
             let d = m.as_i64().unwrap_or_else(|| panic!("{what}: expected i64"));
             for s in 0..self.n {
                 for t in 0..self.n {
