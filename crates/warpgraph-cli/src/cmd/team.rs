@@ -23,6 +23,17 @@ enum Ran {
     Cpu,
 }
 
+impl Ran {
+    /// The GPUs it ran on.
+    fn gpus(self) -> usize {
+        match self {
+            Ran::Team(n) => n,
+            Ran::OneGpu => 1,
+            Ran::Cpu => 0,
+        }
+    }
+}
+
 /// One row of the scaling table.
 struct Row {
     ran: Ran,
@@ -313,20 +324,15 @@ fn table(rows: &[Row], unit: &str, rate: impl Fn(&Report) -> f64) -> String {
     for r in rows {
         let k = r.report.kernel_summary.as_ref().map(|s| s.median);
         let e = r.report.summary.as_ref().map_or(f64::NAN, |s| s.median);
-        let (gpus, code) = match r.ran {
-            Ran::Team(n) => (n.to_string(), r.report.algorithm.clone()),
-            Ran::OneGpu => (
-                "1".into(),
-                format!("{} (single-GPU code)", r.report.algorithm),
-            ),
-            Ran::Cpu => (
-                "0".into(),
-                format!("{} on {}", r.report.algorithm, r.report.device),
-            ),
+        let code = match r.ran {
+            Ran::Team(_) => r.report.algorithm.clone(),
+            Ran::OneGpu => format!("{} (single-GPU code)", r.report.algorithm),
+            Ran::Cpu => format!("{} on {}", r.report.algorithm, r.report.device),
         };
         let _ = writeln!(
             out,
-            "| {gpus} | {code} | {} | {:.3} ms | {:.1} | {} |",
+            "| {} | {code} | {} | {:.3} ms | {:.1} | {} |",
+            r.ran.gpus(),
             k.map_or("-".into(), |k| format!("{:.3} ms", k * 1e3)),
             e * 1e3,
             rate(&r.report),
@@ -340,14 +346,7 @@ fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
     if let Some(path) = &args.json_out {
         let all: Vec<_> = rows
             .iter()
-            .map(|r| {
-                let gpus = match r.ran {
-                    Ran::Team(n) => n,
-                    Ran::OneGpu => 1,
-                    Ran::Cpu => 0,
-                };
-                serde_json::json!({"gpus": gpus, "team": matches!(r.ran, Ran::Team(_)), "report": r.report})
-            })
+            .map(|r| serde_json::json!({"gpus": r.ran.gpus(), "team": matches!(r.ran, Ran::Team(_)), "report": r.report}))
             .collect();
         std::fs::write(path, serde_json::to_string_pretty(&all)?)
             .with_context(|| format!("writing {}", path.display()))?;
