@@ -78,17 +78,20 @@ __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
     }
 }
 
-// Zeroes both bitmaps, the counters and this rank's depths and parents; the source's bit
-// goes into both bitmaps, its depth (on its owner) to 0 and its parent to itself.
-extern "C" __global__ void mbfs_reset(u32* front, u32* visited, u32 words, u32* depth,
-                                      u32* parent, u32 nl_pad, u32 source, u32 lo,
+// Zeroes the frontier, the counters and this rank's depths and parents; `visited` starts
+// as `never` (the vertices no arc leads to, which no search can reach: a bottom-up step
+// then passes over them as over the visited, and a word of them with one load). The
+// source's bit goes into both bitmaps, its depth (on its owner) to 0 and its parent to
+// itself.
+extern "C" __global__ void mbfs_reset(u32* front, u32* visited, const u32* never, u32 words,
+                                      u32* depth, u32* parent, u32 nl_pad, u32 source, u32 lo,
                                       COUNTERS) {
     clear(COUNTER_ARGS, true);
     u32 stride = gridDim.x * blockDim.x;
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
         u32 x = i == source / 32 ? 1u << (source % 32) : 0;
         front[i] = x;
-        visited[i] = x;
+        visited[i] = never[i] | x;
     }
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < nl_pad; i += stride) {
         bool s = lo + i == source;
