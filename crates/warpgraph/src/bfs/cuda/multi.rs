@@ -825,8 +825,8 @@ impl RankState {
                 .arg(&source)
                 .arg(&self.lo);
             self.counters.push(&mut b);
-            // SAFETY: matches mbfs_reset; front, visited and never hold `words` words, depth and
-            // parent `local` entries, sent `world` counts.
+            // SAFETY: matches mbfs_reset; front, visited and never hold `words` words,
+            // depth and parent `local` entries, sent `world` counts.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
         let n = self.part.n as u64;
