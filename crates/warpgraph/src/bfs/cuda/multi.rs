@@ -43,8 +43,8 @@
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level with long lists). A kernel posts the
-//! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins on:
-//! no copy, no wait for the kernel's end. The graph is uploaded once for any number of
+//! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins
+//! on: no copy, no wait for the kernel's end. The graph is uploaded once for any number of
 //! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
 //! out-arcs in all, the host expands them itself (every process alike, from its copy of
 //! the graph, with the same rule for parents) while the GPUs clear their arrays, and
@@ -395,8 +395,10 @@ pub fn bfs_team_lists(
             });
         }
     }
+    // Alike on every rank: made once for all of this process's.
+    let never = never_reached(g.incoming(), part.words());
     let per_rank = team::run(spec, sinks, |m, mut sinks| {
-        let mut state = RankState::new(m, g, part, gather, host_arcs.min(LIST_CAP))?;
+        let mut state = RankState::new(m, g, part, &never, gather, host_arcs.min(LIST_CAP))?;
         state.list_cap = list_cap.min(LIST_CAP);
         let setup = start.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(searches.len());
@@ -574,12 +576,13 @@ impl RankState {
         m: &Member,
         g: &Graph,
         part: Partition,
+        never: &[u32],
         gather: bool,
         host_arcs: usize,
     ) -> Result<RankState> {
         let gpu = &m.gpu;
         // Every rank checks and allocates, then all agree before the first collective.
-        let made = Self::allocate(m, g, part, gather, host_arcs);
+        let made = Self::allocate(m, g, part, never, gather, host_arcs);
         if !m.agree(made.is_ok())? {
             return Err(made.err().unwrap_or_else(|| {
                 Error::Nccl("another GPU of the team could not set up its part".into())
@@ -648,6 +651,7 @@ impl RankState {
         m: &Member,
         g: &Graph,
         part: Partition,
+        never: &[u32],
         gather: bool,
         host_arcs: usize,
     ) -> Result<(RankState, CudaSlice<u32>)> {
@@ -736,7 +740,7 @@ impl RankState {
             },
             front: gpu.zeros(words)?,
             visited: gpu.zeros(words)?,
-            never: gpu.upload(&never_reached(g.incoming(), words))?,
+            never: gpu.upload(never)?,
             next: gpu.zeros(words)?,
             cand,
             outbox_at: at(&outbox)?,
