@@ -45,7 +45,8 @@ pub struct BfsArgs {
     #[arg(long, default_value = "tuned", value_name = "VARIANT", value_parser = choice::<Variant>(Variant::ALL.iter().map(|v| v.name())))]
     gpu_variant: Variant,
     /// Run on this many GPUs (or all) as one team over NCCL, by 1-D partition; the
-    /// direction switch is Beamer's (--alpha, --beta) on the whole graph's counts.
+    /// direction switch is Beamer's (--alpha, --beta) on the whole graph's counts, back to
+    /// top-down only once the frontier has at most 131,072 out-arcs.
     #[arg(long, value_name = "N|all", value_parser = parse_gpus)]
     gpus: Option<Gpus>,
     #[command(flatten)]

@@ -11,7 +11,8 @@
 //! parents. The frontier and the visited set are bitmaps of the whole graph, the same on
 //! every GPU. Each level is either
 //! - top-down: every GPU queues its own frontier vertices (a prefix sum per warp), expands
-//!   them a warp each (those of 256 arcs or more cut into pieces of 256, a warp each)
+//!   them a warp each (those of 256 arcs or more cut into pieces of 256, a warp each;
+//!   on a short level, of 32 or more into pieces of 32)
 //!   and, for each unvisited target, sets its bit and lowers its parent to the expanding
 //!   vertex by an atomic min, wherever the target lives. While the frontier has at most
 //!   131,072 out-arcs (no GPU can find more vertices), every GPU packs all it found into
@@ -37,7 +38,8 @@
 //! frontier on every GPU, and in the same group an all-gather of every GPU's count of its
 //! vertices and out-arcs, whose sums the host reads for the direction switch, which
 //! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on
-//! the whole graph's counts. When the frontier is empty every GPU holds the depths and
+//! the whole graph's counts, but back to top-down only into a short level (a long one
+//! after the bottom-up levels finds little, and costs more than a bottom-up step). When the frontier is empty every GPU holds the depths and
 //! parents of its range: in one process each copies them straight into the host's tree
 //! (through page-locked memory); a team spread over processes sends them to rank 0 first.
 //!
@@ -51,7 +53,8 @@
 //! hands the GPUs what they reached in one copy and one kernel (`WARPGRAPH_BFS_HOST_ARCS`
 //! sets the bound; 0 leaves every level to the GPUs).
 //!
-//! `WARPGRAPH_TRACE=1` prints each rank's levels: the GPU time of the step, of the
+//! `WARPGRAPH_TRACE=1` prints each rank's levels once its search is done (events on the
+//! stream, read afterwards: the levels run as untraced): the GPU time of the step, of the
 //! exchange, the host's, and the GPU's wait for the host before the level;
 //! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level.
 
@@ -60,6 +63,7 @@ use std::time::Instant;
 use cudarc::driver::{
     CudaEvent, CudaFunction, CudaSlice, DevicePtr, LaunchArgs, PinnedHostSlice, PushKernelArg,
 };
+use cudarc::nccl::ReduceOp;
 use rayon::prelude::*;
 
 use super::super::{BfsOptions, BfsTree, Direction};
@@ -169,7 +173,7 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     } else {
         (0, pieces_bound(g.out(), r) as u64)
     };
-    let queues = 4 * 3 * local + 8 * pieces + hub_rows;
+    let queues = 4 * 3 * local + 8 * pieces.max(SHORT_PIECES) + hub_rows;
     // Every vertex's out-degree, and at setup its range's part to all-gather.
     let degrees = 4 * 32 * words + 4 * local;
     graph
@@ -209,6 +213,15 @@ fn never_reached(incoming: &Csr, words: usize) -> Vec<u32> {
 /// Out-arcs a warp expands at once of a frontier vertex with at least as many (multi.cu's
 /// `piece`): the hubs of a skewed graph are cut into pieces that the whole grid shares.
 const PIECE: u64 = 256;
+
+/// The piece of a short top-down level (at most [`LIST_CAP`] frontier arcs): its few
+/// arcs go to many warps at once, one step of a warp each (a hub of 1,147 arcs took a
+/// warp 0.027 ms in pieces of 256 on an H200, the level's other steps 0.01 ms each).
+const SHORT_PIECE: u64 = 32;
+
+/// Entries the list of pieces can need on a short level: a vertex of `d >= SHORT_PIECE`
+/// arcs is at most `2 d / SHORT_PIECE` pieces.
+const SHORT_PIECES: u64 = 2 * LIST_CAP as u64 / SHORT_PIECE;
 
 /// The pieces of a row of `arcs` arcs.
 fn pieces_of(arcs: u64) -> u64 {
@@ -526,6 +539,8 @@ struct RankState {
     mailbox: Mailbox,
     posted: CudaEvent,
     ticket: CudaSlice<u32>,
+    /// The word of the all-reduce that starts every search on every rank at once.
+    start: CudaSlice<u32>,
     /// `WARPGRAPH_TRACE=2`: an event after each step of a level, printed with the level.
     steps: Option<Vec<(&'static str, CudaEvent)>>,
     /// The first levels, expanded by the host, and what they reached for the GPU.
@@ -727,6 +742,7 @@ impl RankState {
         } else {
             (None, pieces_bound(g.out(), r.clone()))
         };
+        let big_len = big_len.max(SHORT_PIECES as usize);
         let state = RankState {
             part,
             rank: m.rank,
@@ -777,6 +793,7 @@ impl RankState {
             counts: gpu.zeros(m.world * m.world)?,
             mailbox: gpu.mailbox((m.world * m.world).max(3))?,
             ticket: gpu.zeros(1)?,
+            start: gpu.zeros(1)?,
             steps: match std::env::var("WARPGRAPH_TRACE") {
                 Ok(v) if v == "2" => Some(Vec::new()),
                 _ => None,
@@ -814,8 +831,13 @@ impl RankState {
         let local = 32 * seg;
         let gather = self.gather;
         let cfg = launch_config(self.blocks, THREADS);
-        // Start together: the counts of a collective tell nothing, it only waits.
-        m.agree(true)?;
+        // Start together, on the GPUs: a one-word all-reduce in the stream, then the timer's
+        // first event. (A wait of the host, as before the twenty-second session, counted a
+        // host thread's late wake-up against the other GPU's time, whose first collective
+        // waited for it: 0.02-0.12 ms on 2 H200s.)
+        m.comm
+            .all_reduce_in_place(&mut self.start, &ReduceOp::Max)
+            .map_err(nccl_err)?;
         let timer = gpu.timer()?;
         {
             let mut b = stream.launch_builder(&self.k.reset);
@@ -843,9 +865,9 @@ impl RankState {
         // The frontier before this one (Beamer: back to top-down only while shrinking).
         let mut prev_nf = 0u64;
         let trace = std::env::var_os("WARPGRAPH_TRACE").is_some();
-        // The last level's end (tracing): the GPU's wait for the host is from it to the
-        // next level's start.
-        let mut ended: Option<CudaEvent> = None;
+        // The levels traced, printed once the search is done (printing between levels
+        // would hold the next one back).
+        let mut traced: Vec<LevelMarks> = Vec::new();
         // The host expands the first top-down levels while they are small (the GPUs
         // clearing their arrays meanwhile), until `seeded` hands their result over.
         self.host.start(source);
@@ -855,7 +877,13 @@ impl RankState {
                 Direction::TopDown => false,
                 Direction::BottomUp => true,
                 Direction::Optimizing if !bottom_up => mf > unexplored / alpha,
-                Direction::Optimizing => !(nf < n / beta && nf < prev_nf),
+                // Beamer's rule, but only into a short level: a long top-down level after
+                // the bottom-up ones finds little and still pays all its steps, more than
+                // another bottom-up step (Kronecker 24 on 2 H200s: 0.126 ms for 1,696
+                // vertices; the bottom-up step before it 0.082 ms).
+                Direction::Optimizing => {
+                    !(nf < n / beta && nf < prev_nf && mf <= self.list_cap as u64)
+                }
             };
             prev_nf = nf;
             unexplored = unexplored.saturating_sub(mf);
@@ -865,12 +893,14 @@ impl RankState {
                     (nf, mf) = self.host.expand(g.out(), level + 1);
                     level += 1;
                     if trace {
-                        eprintln!(
-                            "rank {} level {level:>4} host      found {nf} vertices, {mf} arcs; \
-                             host {:.3} ms",
-                            m.rank,
-                            lt.elapsed().as_secs_f64() * 1e3
-                        );
+                        traced.push(LevelMarks {
+                            line: format!(
+                                "level {level:>4} host      found {nf} vertices, {mf} arcs"
+                            ),
+                            host_ms: lt.elapsed().as_secs_f64() * 1e3,
+                            events: None,
+                            steps: Vec::new(),
+                        });
                     }
                     continue;
                 }
@@ -926,24 +956,15 @@ impl RankState {
             (nf, mf) = (counts[0], counts[1]);
             level += 1;
             if trace {
-                eprintln!(
-                    "rank {} level {level:>4} {} found {nf} vertices, {mf} arcs; GPU {} ms, \
-                     exchange {} ms, host {:.3} ms, GPU waiting before {} ms",
-                    m.rank,
-                    if bottom_up { "bottom-up" } else { "top-down " },
-                    between(e0.as_ref(), e1.as_ref())?,
-                    between(e1.as_ref(), e2.as_ref())?,
-                    lt.elapsed().as_secs_f64() * 1e3,
-                    between(ended.as_ref(), e0.as_ref())?,
-                );
-                if self.steps.is_some() {
-                    eprintln!(
-                        "rank {} level {level:>4} steps:{}",
-                        m.rank,
-                        self.steps_done(&e0)?
-                    );
-                }
-                ended = e2;
+                traced.push(LevelMarks {
+                    line: format!(
+                        "level {level:>4} {} found {nf} vertices, {mf} arcs",
+                        if bottom_up { "bottom-up" } else { "top-down " }
+                    ),
+                    host_ms: lt.elapsed().as_secs_f64() * 1e3,
+                    events: Some([e0, e1, e2]),
+                    steps: self.steps.as_mut().map(std::mem::take).unwrap_or_default(),
+                });
             }
         }
         if !seeded {
@@ -985,6 +1006,7 @@ impl RankState {
             }
         }
         let times = timer.finish(&done)?;
+        print_trace(m.rank, &traced)?;
         Ok(RankRun {
             times: RunTimes {
                 seconds: times.total_seconds,
@@ -1039,19 +1061,6 @@ impl RankState {
         Ok(())
     }
 
-    /// The steps marked since the last call, each's milliseconds (`WARPGRAPH_TRACE=2`).
-    fn steps_done(&mut self, from: &Option<CudaEvent>) -> Result<String> {
-        let mut out = String::new();
-        let steps: Vec<_> = self.steps.iter_mut().flat_map(std::mem::take).collect();
-        let mut last = from.as_ref();
-        for (name, e) in &steps {
-            let e = Some(e);
-            out += &format!(" {name} {}", between(last, e)?);
-            last = e;
-        }
-        Ok(out)
-    }
-
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
@@ -1090,7 +1099,7 @@ impl RankState {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
         let peers = (m.world - 1) as u32;
-        let piece = PIECE as u32;
+        let piece = if short { SHORT_PIECE } else { PIECE } as u32;
         // With other ranks every rank expands the frontier's hubs into its own range.
         // (On a short level the owners expand them: too few arcs to matter.)
         let delegating = self.hubs.is_some() && !short;
@@ -1108,7 +1117,8 @@ impl RankState {
             .arg(&delegate);
         // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
         // vertex of the range, and big pieces_bound's, enough for every piece of them
-        // (with delegates big holds every hub piece here, and this adds none).
+        // (with delegates big holds every hub piece here, and this adds none), and
+        // SHORT_PIECES, enough for a short level's.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         if let Some(h) = self.hubs.as_ref().filter(|_| delegating) {
             let mut b = stream.launch_builder(&self.k.hub_queue);
@@ -1450,6 +1460,51 @@ fn copy_out(
     out.par_iter_mut()
         .zip(staged.par_iter())
         .for_each(|(o, s)| *o = *s);
+    Ok(())
+}
+
+/// A level of a traced search (`WARPGRAPH_TRACE`), kept until the search is done.
+struct LevelMarks {
+    /// The level, its direction and what it found.
+    line: String,
+    /// The host's time for the level, from its decision to the counts.
+    host_ms: f64,
+    /// Events on the GPU's stream at the level's start, after its expansion and at its
+    /// end (none for a level the host expanded).
+    events: Option<[Option<CudaEvent>; 3]>,
+    /// `WARPGRAPH_TRACE=2`: an event after each step of the level.
+    steps: Vec<(&'static str, CudaEvent)>,
+}
+
+/// Prints a rank's traced levels on stderr: each level's GPU time of the step, of the
+/// exchange, the host's, and the GPU's wait for the host before it (from the last
+/// level's end); with `WARPGRAPH_TRACE=2` each step's time.
+fn print_trace(rank: usize, levels: &[LevelMarks]) -> Result<()> {
+    let mut ended: Option<&CudaEvent> = None;
+    for l in levels {
+        let Some([e0, e1, e2]) = &l.events else {
+            eprintln!("rank {rank} {}; host {:.3} ms", l.line, l.host_ms);
+            continue;
+        };
+        eprintln!(
+            "rank {rank} {}; GPU {} ms, exchange {} ms, host {:.3} ms, GPU waiting before {} ms",
+            l.line,
+            between(e0.as_ref(), e1.as_ref())?,
+            between(e1.as_ref(), e2.as_ref())?,
+            l.host_ms,
+            between(ended, e0.as_ref())?,
+        );
+        if !l.steps.is_empty() {
+            let mut out = String::new();
+            let mut last = e0.as_ref();
+            for (name, e) in &l.steps {
+                out += &format!(" {name} {}", between(last, Some(e))?);
+                last = Some(e);
+            }
+            eprintln!("rank {rank} {}: steps{out}", l.line);
+        }
+        ended = e2.as_ref();
+    }
     Ok(())
 }
 
