@@ -39,9 +39,10 @@
 //! vertices and out-arcs, whose sums the host reads for the direction switch, which
 //! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on
 //! the whole graph's counts, but back to top-down only into a short level (a long one
-//! after the bottom-up levels finds little, and costs more than a bottom-up step). When the frontier is empty every GPU holds the depths and
-//! parents of its range: in one process each copies them straight into the host's tree
-//! (through page-locked memory); a team spread over processes sends them to rank 0 first.
+//! after the bottom-up levels finds little, and costs more than a bottom-up step). When
+//! the frontier is empty every GPU holds the depths and parents of its range: in one
+//! process each copies them straight into the host's tree (through page-locked memory);
+//! a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level with long lists). A kernel posts the
@@ -832,9 +833,9 @@ impl RankState {
         let gather = self.gather;
         let cfg = launch_config(self.blocks, THREADS);
         // Start together, on the GPUs: a one-word all-reduce in the stream, then the timer's
-        // first event. (A wait of the host, as before the twenty-second session, counted a
-        // host thread's late wake-up against the other GPU's time, whose first collective
-        // waited for it: 0.02-0.12 ms on 2 H200s.)
+        // first event. (With the host threads meeting instead, one thread's late wake-up
+        // counted against the other GPU, whose first collective waited for it: 0.02-0.12
+        // ms on 2 H200s.)
         m.comm
             .all_reduce_in_place(&mut self.start, &ReduceOp::Max)
             .map_err(nccl_err)?;
