@@ -9,11 +9,16 @@
 mod common;
 
 use proptest::prelude::*;
-use warpgraph::bfs::cuda::multi::{bfs_team, bfs_team_each, bfs_team_lists, LIST_CAP};
+use warpgraph::bfs::cuda::multi::{
+    bfs_team, bfs_team_each, bfs_team_lists, LIST_CAP, WHOLE_DEGREE,
+};
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
 use warpgraph::generate::{generate, GenerateOptions, Generator};
 use warpgraph::{Error, Graph, Weights};
+
+/// `bfs_team_lists`'s mean out-degree that no frontier reaches: hubs only.
+const NEVER: u64 = u64::MAX;
 
 /// The switch settings tried: Beamer's defaults, each forced direction, and extremes.
 fn all_options() -> Vec<BfsOptions> {
@@ -41,14 +46,16 @@ fn all_options() -> Vec<BfsOptions> {
 /// gives the same trees; with the defaults, and with every level on the GPUs (none
 /// expanded by the host).
 fn check(g: &Graph, sources: &[u32]) {
-    check_lists(g, sources, &[(LIST_CAP, 0)]);
+    check_lists(g, sources, &[(LIST_CAP, 0, WHOLE_DEGREE)]);
 }
 
 /// As `check` with the defaults, then with each of `ways`: short top-down levels (one
-/// all-gather of what each GPU found) up to `.0` frontier arcs (0 takes the long way,
-/// pairs to their owners, always), and the host's first levels up to `.1` arcs in all (0:
-/// none); the trees must not change.
-fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize)]) {
+/// all-gather of what each GPU found) up to `.0` frontier arcs (0 takes the long way
+/// always), the host's first levels up to `.1` arcs in all (0: none), and on a long level
+/// every GPU expanding the whole frontier from a mean out-degree of `.2` (0: always;
+/// `NEVER`: the hubs only, the other vertices' finds sent to their owners as pairs); the
+/// trees must not change.
+fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
     let sizes = common::team_sizes();
     let expected: Vec<Vec<u32>> = sources
         .iter()
@@ -68,7 +75,7 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize)]) {
         let team = TeamSpec::local(size);
         let runs = match cap {
             None => bfs_team_each(&team, g, &searches),
-            Some((c, h)) => bfs_team_lists(&team, g, &searches, c, h),
+            Some((c, h, w)) => bfs_team_lists(&team, g, &searches, c, h, w),
         }
         .unwrap_or_else(|e| panic!("team of {size}, lists and host arcs up to {cap:?}: {e}"));
         assert_eq!(runs.trees.len(), searches.len());
@@ -145,7 +152,11 @@ proptest! {
         }
         let g = common::graph(n, &edges, Weights::None, directed);
         let n = n as u32;
-        check_lists(&g, &[pick % n, (pick / 7) % n, n - 1], &[(0, 0), (7, 0), (LIST_CAP, 5)]);
+        check_lists(
+            &g,
+            &[pick % n, (pick / 7) % n, n - 1],
+            &[(0, 0, 0), (0, 0, NEVER), (7, 0, 2), (LIST_CAP, 5, WHOLE_DEGREE)],
+        );
     }
 }
 
@@ -189,7 +200,11 @@ fn generated_graphs_match_the_cpu() {
         ),
     ] {
         let g = generated(gen, directed);
-        check(&g, &warpgraph::bench::pick_sources(&g, 3, 5));
+        check_lists(
+            &g,
+            &warpgraph::bench::pick_sources(&g, 3, 5),
+            &[(LIST_CAP, 0, WHOLE_DEGREE), (0, 0, NEVER), (0, 0, 0)],
+        );
     }
 }
 
@@ -202,7 +217,16 @@ fn edge_cases() {
     let leaves = 70_000u32;
     let star: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
     let g = common::graph(u64::from(leaves) + 2, &star, Weights::None, false);
-    check_lists(&g, &[0, 5, leaves + 1], &[(0, 0), (69_999, 0), (0, 3)]);
+    check_lists(
+        &g,
+        &[0, 5, leaves + 1],
+        &[
+            (0, 0, NEVER),
+            (0, 0, 0),
+            (69_999, 0, WHOLE_DEGREE),
+            (0, 3, 0),
+        ],
+    );
     // From a leaf of a small star, the host takes the first level and hands the GPUs the
     // hub, whose 1,000 arcs are beyond its bound (with a bound of 2,000, below, it takes
     // two levels and hands over 999 leaves).
@@ -210,7 +234,7 @@ fn edge_cases() {
     check_lists(
         &common::graph(1001, &small, Weights::None, false),
         &[1, 0],
-        &[(LIST_CAP, 0), (LIST_CAP, 2000)],
+        &[(LIST_CAP, 0, WHOLE_DEGREE), (LIST_CAP, 2000, NEVER)],
     );
     check(&common::graph(1, &[], Weights::None, true), &[0]);
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();

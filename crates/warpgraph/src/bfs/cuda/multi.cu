@@ -121,11 +121,14 @@ extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 
     }
 }
 
-// The frontier's vertices of this rank as a list of local ids; each warp reserves its
-// slots with one atomic add. A vertex of `piece` out-arcs or more goes to `big` instead,
-// as one entry (v << 32 | c) for each piece c of `piece` arcs (their count in *blen), a
-// warp to a piece: the hubs of a skewed graph are spread over the whole grid at once.
-// With `delegate` a big vertex is left out: every rank expands it (mbfs_hub_queue).
+// The frontier's vertices in the words [lo_word, lo_word + seg) as a list of ids from
+// vertex 32 * lo_word, their rows in `off`: this rank's own vertices in its rows, or, in a
+// team that expands the whole frontier on every rank, every vertex (lo_word 0) in the
+// delegates' rows. Each warp reserves its slots with one atomic add. A vertex of `piece`
+// arcs or more goes to `big` instead, as one entry (v << 32 | c) for each piece c of
+// `piece` arcs (their count in *blen), a warp to a piece: the hubs of a skewed graph are
+// spread over the whole grid at once. With `delegate` a big vertex is left out: every
+// rank expands it (mbfs_hub_queue).
 extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, const u64* off,
                                       u32* queue, u32* qlen, u64* big, u32* blen, u32 piece,
                                       u32 delegate) {
@@ -156,21 +159,22 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
 }
 
 // Hub delegates (a team of several ranks): `hubs` lists the `nhubs` vertices of `piece`
-// out-arcs or more, every rank alike, and hoff/htgt hold their arcs into this rank's range
-// (rows by hub index). Each hub in the frontier goes to `big` as one entry (i << 32 | c)
-// for each piece c of its arcs here, so every rank expands every frontier hub into its own
-// range and no pair for another rank comes from a hub. One atomic add per warp.
-extern "C" __global__ void mbfs_hub_queue(const u32* hubs, u32 nhubs, const u64* hoff,
+// out-arcs or more, every rank alike, and doff/dtgt hold every vertex's arcs into this
+// rank's range (rows by vertex). Each hub in the frontier goes to `big` as one entry
+// (h << 32 | c) for each piece c of its arcs here, so every rank expands every frontier
+// hub into its own range and no pair for another rank comes from a hub. One atomic add
+// per warp.
+extern "C" __global__ void mbfs_hub_queue(const u32* hubs, u32 nhubs, const u64* doff,
                                           const u32* front, u64* big, u32* blen, u32 piece) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < nhubs; base += stride) {
         u32 i = base + lane;
-        u32 pieces = 0;
-        if (i < nhubs && in_front(front, hubs[i]))
-            pieces = (u32)((hoff[i + 1] - hoff[i] + piece - 1) / piece);
+        u32 h = i < nhubs ? hubs[i] : 0, pieces = 0;
+        if (i < nhubs && in_front(front, h))
+            pieces = (u32)((doff[h + 1] - doff[h] + piece - 1) / piece);
         u32 at = warp_slots(pieces, blen);
-        for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)i << 32 | c;
+        for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)h << 32 | c;
     }
 }
 
@@ -185,15 +189,16 @@ __device__ __forceinline__ void td_arc(u32 u, u32 t, u32 lo, u32 nl, const u32* 
     if (!(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
 }
 
-// Top-down: a warp per queued vertex, its lanes over the out-arcs; then a warp per piece
-// of a big vertex, in the rows boff/btgt: this rank's own (entry v: vertex lo + v) or,
-// with hub delegates (`bid` not null), the hubs' arcs into this range (entry i: vertex
-// bid[i]).
-extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u32* queue,
-                                         const u32* qlen, const u64* big, const u32* blen, u32 piece,
-                                         u32 lo, u32 nl, const u32* visited, u32* next,
-                                         u32* parent, u32* cand, const u64* boff,
-                                         const u32* btgt, const u32* bid) {
+// Top-down: a warp per queued vertex, its lanes over the out-arcs, in the rows off/tgt
+// (entry v: vertex qlo + v); then a warp per piece of a big vertex, in the rows boff/btgt
+// (entry v: vertex blo + v). The rows are this rank's own (qlo = blo = lo) or, in a team,
+// every vertex's arcs into this range (the delegates' rows, from vertex 0): for the big
+// pieces of frontier hubs, or for the whole frontier when every rank expands all of it.
+extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo,
+                                         const u32* queue, const u32* qlen, const u64* big,
+                                         const u32* blen, u32 piece, u32 lo, u32 nl,
+                                         const u32* visited, u32* next, u32* parent, u32* cand,
+                                         const u64* boff, const u32* btgt, u32 blo) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     u32 len = *qlen;
@@ -202,17 +207,16 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, const u
         if (v == UNREACHED) continue;  // a big vertex, below
         u64 end = off[v + 1];
         for (u64 a = off[v] + lane; a < end; a += 32)
-            td_arc(lo + v, tgt[a], lo, nl, visited, next, parent, cand);
+            td_arc(qlo + v, tgt[a], lo, nl, visited, next, parent, cand);
     }
     u32 pieces = *blen;
     for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < pieces; i += warps) {
         u64 big_piece = big[i];
         u32 v = big_piece >> 32;
-        u32 u = bid ? bid[v] : lo + v;
         u64 first = boff[v] + (u64)(u32)big_piece * piece;
         u64 end = min(boff[v + 1], first + piece);
         for (u64 a = first + lane; a < end; a += 32)
-            td_arc(u, btgt[a], lo, nl, visited, next, parent, cand);
+            td_arc(blo + v, btgt[a], lo, nl, visited, next, parent, cand);
     }
 }
 

@@ -18,14 +18,16 @@
 //!   131,072 out-arcs (no GPU can find more vertices), every GPU packs all it found into
 //!   one list of (vertex, parent) pairs, an all-gather of that known size gives every GPU
 //!   every list, and each builds the next frontier and its counts from them alike (the
-//!   owner keeping the least parent): one collective for the level. Beyond, a frontier
-//!   vertex of 256 arcs or more (a hub) is expanded by every GPU instead, each into its
-//!   own range from its copy of the hubs' arcs split by target (`HubRows`, Pearce et
-//!   al.'s delegates), so nothing found from a hub crosses GPUs; the targets found for
-//!   each other GPU go to it as (vertex, parent) pairs over NCCL send/receive, their
-//!   lengths first (each GPU merging its own finds while the host waits for them), and
-//!   the owner ORs the bits into its part of the next frontier and takes the least
-//!   parent; or
+//!   owner keeping the least parent): one collective for the level. Beyond, each GPU
+//!   holds every vertex's arcs into its own range (`Delegates`, after Pearce et al.'s
+//!   delegates). Where the frontier's vertices have [`WHOLE_DEGREE`] out-arcs or more on
+//!   average (a power-law graph's hub level), every GPU expands the whole frontier into
+//!   its own range from them, and nothing crosses GPUs but the bitmap below. Otherwise
+//!   only a frontier vertex of 256 arcs or more (a hub) is expanded so by every GPU; the
+//!   others by their owners, the targets found for each other GPU going to it as
+//!   (vertex, parent) pairs over NCCL send/receive, their lengths first (each GPU merging
+//!   its own finds while the host waits for them), and the owner ORs the bits into its
+//!   part of the next frontier and takes the least parent; or
 //! - bottom-up: every unvisited vertex of a GPU's range scans its in-arcs, in order, for
 //!   one in the frontier bitmap, which becomes its parent: a lane per vertex (four loads
 //!   in flight) over its first 32 in-arcs, then its warp 32 arcs a step over the rest;
@@ -45,7 +47,7 @@
 //! a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
-//! the counts (three and two for a top-down level with long lists). A kernel posts the
+//! the counts (three and two for a top-down level that sends pairs). A kernel posts the
 //! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins
 //! on: no copy, no wait for the kernel's end. The graph is uploaded once for any number of
 //! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
@@ -57,7 +59,11 @@
 //! `WARPGRAPH_TRACE=1` prints each rank's levels once its search is done (events on the
 //! stream, read afterwards: the levels run as untraced): the GPU time of the step, of the
 //! exchange, the host's, and the GPU's wait for the host before the level;
-//! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level.
+//! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level. A
+//! lone search starts on idle GPUs (an H200 idles at 345 MHz, not 1,980), so trace warm
+//! ones: `WARPGRAPH_TRACE=2 warpgraph bench bfs FILE --gpus 2 --trials 2` traces every
+//! search of the bench, its warm-up first. `WARPGRAPH_BFS_WHOLE_DEGREE` sets
+//! [`WHOLE_DEGREE`] (0: always; 18446744073709551615: never).
 
 use std::time::Instant;
 
@@ -131,7 +137,7 @@ impl Partition {
 }
 
 /// Device bytes rank `rank` of `world` needs to search `g`: its rows (twice for a
-/// directed graph) and, with other ranks, every hub's arcs into its range; four whole
+/// directed graph) and, with other ranks, every vertex's arcs into its range; four whole
 /// bitmaps and its part of one, its queues, depths and parents, every vertex's
 /// out-degree, the short levels' lists (its own and every rank's), with other ranks the
 /// candidate parents of every vertex and a buffer of (vertex, parent) pairs to and from
@@ -163,18 +169,20 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
     // What the host's first levels reached (the bound is at most LIST_CAP arcs).
     let seeds = 4 * 3 * LIST_CAP as u64;
-    // Its queue, depths and parents, and the pieces of its big frontier vertices: with
-    // other ranks, of every hub's arcs into its range (and those arcs).
-    let (hub_rows, pieces) = if world > 1 {
-        let hubs = HubRows::sizes(g.out(), r.clone());
+    // Its queue (with other ranks, of every vertex), depths and parents, and the pieces of
+    // its big frontier vertices: with other ranks, of the hubs' arcs into its range (and
+    // the delegates' rows, every vertex's arcs into its range).
+    let (delegates, pieces, queue) = if world > 1 {
+        let d = Delegates::sizes(g.out(), r.clone());
         (
-            4 * hubs.0 + 8 * (hubs.0 + 1) + 4 * hubs.1,
-            hubs.2.max(pieces_bound(g.out(), r) as u64),
+            4 * d.0 + 8 * (p.n as u64 + 1) + 4 * d.1,
+            d.2.max(pieces_bound(g.out(), r) as u64),
+            32 * words,
         )
     } else {
-        (0, pieces_bound(g.out(), r) as u64)
+        (0, pieces_bound(g.out(), r) as u64, local)
     };
-    let queues = 4 * 3 * local + 8 * pieces.max(SHORT_PIECES) + hub_rows;
+    let queues = 4 * (2 * local + queue) + 8 * pieces.max(SHORT_PIECES) + delegates;
     // Every vertex's out-degree, and at setup its range's part to all-gather.
     let degrees = 4 * 32 * words + 4 * local;
     graph
@@ -215,6 +223,26 @@ fn never_reached(incoming: &Csr, words: usize) -> Vec<u32> {
 /// `piece`): the hubs of a skewed graph are cut into pieces that the whole grid shares.
 const PIECE: u64 = 256;
 
+/// Who expands a top-down level's frontier vertices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expand {
+    /// Each its owner, from its rows: on one GPU, and on a short level.
+    Owners,
+    /// The hubs every rank into its range (from the delegates' rows), the others their
+    /// owners, who send what they find for other ranks to them as (vertex, parent) pairs.
+    Hubs,
+    /// Every vertex every rank into its range: no pairs.
+    Whole,
+}
+
+/// The mean out-degree of a long top-down level's frontier from which a team expands the
+/// whole frontier on every GPU (`Expand::Whole`). Each GPU then spends a warp on every
+/// frontier vertex, not only on its own, but nothing crosses GPUs but the bitmap: at
+/// Kronecker 24 on 2 H200s the hub level took 0.18 ms so, 0.22 ms with the pairs' steps
+/// (pack, counts, send and receive, apply; warm traces). A frontier of low degree (a road
+/// network's) keeps the pairs, so that each GPU expands only its half of it.
+pub const WHOLE_DEGREE: u64 = 32;
+
 /// The piece of a short top-down level (at most [`LIST_CAP`] frontier arcs): its few
 /// arcs go to many warps at once, one step of a warp each (a hub of 1,147 arcs took a
 /// warp 0.027 ms in pieces of 256 on an H200, the level's other steps 0.01 ms each).
@@ -239,70 +267,98 @@ fn pieces_bound(c: &Csr, r: std::ops::Range<usize>) -> usize {
         .sum()
 }
 
-/// Hub delegates (Pearce et al., IPDPS 2013): in a team of several ranks every vertex of
-/// [`PIECE`] out-arcs or more is a hub, and each rank holds every hub's arcs into its own
-/// range (rows by hub index; rows are sorted, so each is one run of the hub's). A hub in
-/// the frontier is then expanded by every rank into its own range, and no (vertex,
-/// parent) pair for another rank comes from it.
-struct HubRows {
-    ids: Vec<u32>,
+/// Delegates (Pearce et al., IPDPS 2013): in a team of several ranks each rank holds every
+/// vertex's arcs into its own range (rows by vertex; rows are sorted, so each is one run
+/// of the vertex's), and the hubs, the vertices of [`PIECE`] out-arcs or more. On a long
+/// top-down level every rank expands each frontier hub into its own range, so no (vertex,
+/// parent) pair for another rank comes from a hub; and where the frontier's vertices have
+/// [`WHOLE_DEGREE`] out-arcs each on average, every rank expands the whole frontier into
+/// its range, and no pair crosses GPUs at all.
+struct Delegates {
+    hubs: Vec<u32>,
     off: Vec<u64>,
     tgt: Vec<u32>,
 }
 
-impl HubRows {
+impl Delegates {
     /// The hubs of `c`, ascending.
-    fn ids(c: &Csr) -> Vec<u32> {
+    fn hubs(c: &Csr) -> Vec<u32> {
         (0..c.num_vertices() as u32)
             .into_par_iter()
             .filter(|&v| c.degree(v) >= PIECE)
             .collect()
     }
 
-    /// The run of `h`'s arcs into `r`.
-    fn run(c: &Csr, h: u32, r: &std::ops::Range<usize>) -> std::ops::Range<usize> {
-        let row = c.neighbors(h);
+    /// The run of `v`'s arcs into `r`.
+    fn run(c: &Csr, v: u32, r: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let row = c.neighbors(v);
         row.partition_point(|&t| (t as usize) < r.start)
             ..row.partition_point(|&t| (t as usize) < r.end)
     }
 
-    /// The hubs' arcs of `c` into `r`.
-    fn new(c: &Csr, r: std::ops::Range<usize>) -> HubRows {
-        let ids = Self::ids(c);
-        let runs: Vec<std::ops::Range<usize>> =
-            ids.par_iter().map(|&h| Self::run(c, h, &r)).collect();
-        let mut off = Vec::with_capacity(ids.len() + 1);
-        off.push(0u64);
-        for run in &runs {
-            off.push(off.last().unwrap() + run.len() as u64);
+    /// The arcs of `c` into `r`, by vertex.
+    fn new(c: &Csr, r: std::ops::Range<usize>) -> Delegates {
+        let n = c.num_vertices();
+        let mut off = vec![0u64; n + 1];
+        off[1..]
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(v, o)| *o = Self::run(c, v as u32, &r).len() as u64);
+        for v in 0..n {
+            off[v + 1] += off[v];
         }
-        let mut tgt = Vec::with_capacity(*off.last().unwrap() as usize);
-        for (&h, run) in ids.iter().zip(&runs) {
-            tgt.extend_from_slice(&c.neighbors(h)[run.clone()]);
+        let mut tgt = vec![0u32; off[n] as usize];
+        // Blocks of vertices, each filling its own slice of `tgt`.
+        const BLOCK: usize = 1 << 14;
+        let mut blocks = Vec::with_capacity(n.div_ceil(BLOCK));
+        let mut rest = &mut tgt[..];
+        for lo in (0..n).step_by(BLOCK) {
+            let hi = (lo + BLOCK).min(n);
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut((off[hi] - off[lo]) as usize);
+            blocks.push((lo..hi, head));
+            rest = tail;
         }
-        HubRows { ids, off, tgt }
+        blocks.into_par_iter().for_each(|(vs, out)| {
+            let mut at = 0;
+            for v in vs {
+                let run = &c.neighbors(v as u32)[Self::run(c, v as u32, &r)];
+                out[at..at + run.len()].copy_from_slice(run);
+                at += run.len();
+            }
+        });
+        Delegates {
+            hubs: Self::hubs(c),
+            off,
+            tgt,
+        }
     }
 
-    /// The pieces of all rows.
+    /// The pieces of all rows of hubs (every row of [`PIECE`] arcs or more is a hub's).
     fn pieces(&self) -> u64 {
-        self.off.windows(2).map(|w| pieces_of(w[1] - w[0])).sum()
+        self.hubs
+            .iter()
+            .map(|&h| pieces_of(self.off[h as usize + 1] - self.off[h as usize]))
+            .sum()
     }
 
-    /// Without building them: the hubs, their arcs into `r`, and the pieces of those.
+    /// Without building them: the hubs, the arcs into `r`, and the pieces of the hubs'.
     fn sizes(c: &Csr, r: std::ops::Range<usize>) -> (u64, u64, u64) {
-        Self::ids(c)
-            .par_iter()
-            .map(|&h| {
-                let arcs = Self::run(c, h, &r).len() as u64;
-                (1, arcs, pieces_of(arcs))
+        (0..c.num_vertices() as u32)
+            .into_par_iter()
+            .map(|v| {
+                let arcs = Self::run(c, v, &r).len() as u64;
+                match c.degree(v) >= PIECE {
+                    true => (1, arcs, pieces_of(arcs)),
+                    false => (0, arcs, 0),
+                }
             })
             .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
     }
 }
 
-/// [`HubRows`] on a GPU, and the number of hubs.
-struct HubRowsOnGpu {
-    ids: CudaSlice<u32>,
+/// [`Delegates`] on a GPU, and the number of hubs.
+struct DelegatesOnGpu {
+    hubs: CudaSlice<u32>,
     off: CudaSlice<u64>,
     tgt: CudaSlice<u32>,
     count: u32,
@@ -336,23 +392,44 @@ pub fn bfs_team_each(
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
 ) -> Result<TeamRuns> {
-    let host_arcs = match std::env::var("WARPGRAPH_BFS_HOST_ARCS") {
-        Ok(v) => match v.parse() {
-            Ok(a) if a <= LIST_CAP => a,
-            _ => {
-                return Err(Error::InvalidArgument(format!(
-                    "WARPGRAPH_BFS_HOST_ARCS={v:?}: expected a number of arcs, 0 to {LIST_CAP}"
-                )))
-            }
-        },
-        Err(_) => HOST_ARCS,
+    let setting = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
+        match std::env::var(name) {
+            Ok(v) => match v.parse() {
+                Ok(a) if a <= most => Ok(a),
+                _ => Err(Error::InvalidArgument(format!(
+                    "{name}={v:?}: expected {what}, 0 to {most}"
+                ))),
+            },
+            Err(_) => Ok(default),
+        }
     };
-    bfs_team_lists(spec, g, searches, LIST_CAP, host_arcs)
+    let host_arcs = setting(
+        "WARPGRAPH_BFS_HOST_ARCS",
+        HOST_ARCS as u64,
+        LIST_CAP as u64,
+        "a number of arcs",
+    )?;
+    let whole_degree = setting(
+        "WARPGRAPH_BFS_WHOLE_DEGREE",
+        WHOLE_DEGREE,
+        u64::MAX,
+        "a mean out-degree",
+    )?;
+    bfs_team_lists(
+        spec,
+        g,
+        searches,
+        LIST_CAP,
+        host_arcs as usize,
+        whole_degree,
+    )
 }
 
 /// As [`bfs_team_each`], with top-down levels short up to `list_cap` frontier arcs (at
-/// most [`LIST_CAP`]) and the host's first levels up to `host_arcs` arcs (at most
-/// [`LIST_CAP`]): for tests, to take every way on small graphs.
+/// most [`LIST_CAP`]), the host's first levels up to `host_arcs` arcs (at most
+/// [`LIST_CAP`]), and a team expanding the whole frontier of a long top-down level on
+/// every GPU from a mean out-degree of `whole_degree` (0: always; `u64::MAX`: never, the
+/// hubs only): for tests, to take every way on small graphs.
 #[doc(hidden)]
 pub fn bfs_team_lists(
     spec: &TeamSpec,
@@ -360,6 +437,7 @@ pub fn bfs_team_lists(
     searches: &[(VertexId, BfsOptions)],
     list_cap: usize,
     host_arcs: usize,
+    whole_degree: u64,
 ) -> Result<TeamRuns> {
     let n = g.num_vertices();
     for (s, opts) in searches {
@@ -414,6 +492,7 @@ pub fn bfs_team_lists(
     let per_rank = team::run(spec, sinks, |m, mut sinks| {
         let mut state = RankState::new(m, g, part, &never, gather, host_arcs.min(LIST_CAP))?;
         state.list_cap = list_cap.min(LIST_CAP);
+        state.whole_degree = whole_degree;
         let setup = start.elapsed().as_secs_f64();
         let mut out = Vec::with_capacity(searches.len());
         for (i, (s, opts)) in searches.iter().enumerate() {
@@ -515,11 +594,14 @@ struct RankState {
     list_cap: usize,
     own: CudaSlice<u32>,
     queue: CudaSlice<u32>,
-    /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece; with hub
-    /// delegates, hub index << 32 | piece).
+    /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece; local
+    /// in this rank's rows, global in the delegates').
     big: CudaSlice<u64>,
-    /// With other ranks, the hub delegates ([`HubRows`]) on the GPU.
-    hubs: Option<HubRowsOnGpu>,
+    /// With other ranks, the delegates ([`Delegates`]) on the GPU.
+    delegates: Option<DelegatesOnGpu>,
+    /// A long top-down level's frontier mean out-degree from which every rank expands all
+    /// of it (with other ranks).
+    whole_degree: u64,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
@@ -730,14 +812,14 @@ impl RankState {
             })
             .collect();
         let list_words = 1 + 2 * LIST_CAP;
-        let (hubs, big_len) = if peers > 0 {
-            let h = HubRows::new(g.out(), r.clone());
-            let pieces = h.pieces() as usize;
-            let on_gpu = HubRowsOnGpu {
-                ids: gpu.upload(&h.ids)?,
-                off: gpu.upload(&h.off)?,
-                tgt: gpu.upload(&h.tgt)?,
-                count: h.ids.len() as u32,
+        let (delegates, big_len) = if peers > 0 {
+            let d = Delegates::new(g.out(), r.clone());
+            let pieces = d.pieces() as usize;
+            let on_gpu = DelegatesOnGpu {
+                hubs: gpu.upload(&d.hubs)?,
+                off: gpu.upload(&d.off)?,
+                tgt: gpu.upload(&d.tgt)?,
+                count: d.hubs.len() as u32,
             };
             (Some(on_gpu), pieces.max(pieces_bound(g.out(), r.clone())))
         } else {
@@ -767,9 +849,11 @@ impl RankState {
             lists: gpu.zeros(m.world * list_words)?,
             deg: gpu.zeros(32 * words)?,
             own: gpu.zeros(part.seg)?,
-            queue: gpu.zeros(local)?,
+            // With other ranks, a whole frontier's vertices.
+            queue: gpu.zeros(if peers > 0 { 32 * words } else { local })?,
             big: gpu.zeros(big_len.max(1))?,
-            hubs,
+            delegates,
+            whole_degree: WHOLE_DEGREE,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
             gather,
@@ -912,10 +996,15 @@ impl RankState {
             let short = !bottom_up && mf <= self.list_cap as u64;
             let e1 = if bottom_up {
                 self.bottom_up_step(gpu, level, lo_word, seg)?;
-                self.step(gpu, "bottom-up")?;
+                step(&mut self.steps, gpu, "bottom-up")?;
                 mark(gpu, trace)?
             } else {
-                self.top_down_step(m, level, lo_word, seg, short, trace)?
+                let how = match () {
+                    _ if short || m.world == 1 => Expand::Owners,
+                    _ if mf >= self.whole_degree.saturating_mul(nf) => Expand::Whole,
+                    _ => Expand::Hubs,
+                };
+                self.top_down_step(m, level, short, how, trace)?
             };
             // The post of this level's counts.
             let post = self.mailbox.next();
@@ -923,12 +1012,12 @@ impl RankState {
                 // Every rank's list to every rank, which builds the next frontier from
                 // them, posts its counts and clears the counters.
                 self.absorb_lists(m, level, mf as usize, post)?;
-                self.step(gpu, "absorb")?;
+                step(&mut self.steps, gpu, "absorb")?;
             } else {
                 // The next frontier and its counts on every rank (one group: one
                 // launch), then visited |= front.
                 self.gather_front(m)?;
-                self.step(gpu, "collective")?;
+                step(&mut self.steps, gpu, "collective")?;
                 // The visit, which first posts the counts' sums, and clears the counters
                 // for the next level.
                 let mut b = stream.launch_builder(&self.k.visit);
@@ -939,7 +1028,7 @@ impl RankState {
                 // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent and
                 // stats_all `world` entries, the mailbox three values.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-                self.step(gpu, "visit")?;
+                step(&mut self.steps, gpu, "visit")?;
             }
             self.posted.record(&stream).map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
@@ -1054,14 +1143,6 @@ impl RankState {
         Ok(())
     }
 
-    /// Marks the end of a level's step `name` (`WARPGRAPH_TRACE=2`).
-    fn step(&mut self, gpu: &Gpu, name: &'static str) -> Result<()> {
-        if let Some(steps) = &mut self.steps {
-            steps.push((name, mark(gpu, true)?.expect("marked")));
-        }
-        Ok(())
-    }
-
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
@@ -1084,60 +1165,71 @@ impl RankState {
         Ok(())
     }
 
-    /// A top-down step; returns the trace's event after the expansion. A `short` step
-    /// ends with the expansion (then [`RankState::absorb_lists`]); otherwise the pairs for
-    /// other ranks go to them and this rank's part of the next frontier is made in `own`,
-    /// its counts in `stats`.
+    /// A top-down step, its frontier's vertices expanded as `how` says; returns the trace's
+    /// event after the expansion. A `short` step ends with the expansion (then
+    /// [`RankState::absorb_lists`]); otherwise this rank's part of the next frontier is
+    /// made in `own`, its counts in `stats`, and with [`Expand::Hubs`] the pairs for other
+    /// ranks go to them first.
     fn top_down_step(
         &mut self,
         m: &Member,
         level: u32,
-        lo_word: u32,
-        seg: u32,
         short: bool,
+        how: Expand,
         trace: bool,
     ) -> Result<Option<CudaEvent>> {
+        let seg = self.part.seg as u32;
+        let lo_word = (self.rank * self.part.seg) as u32;
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
         let peers = (m.world - 1) as u32;
         let piece = if short { SHORT_PIECE } else { PIECE } as u32;
-        // With other ranks every rank expands the frontier's hubs into its own range.
-        // (On a short level the owners expand them: too few arcs to matter.)
-        let delegating = self.hubs.is_some() && !short;
-        let delegate = u32::from(delegating);
+        let delegates = self.delegates.as_ref().filter(|_| how != Expand::Owners);
+        // The queue's words and rows: this rank's, or every vertex's arcs into its range.
+        let (qword, qseg, qlo) = match how {
+            Expand::Whole => (0, self.part.words() as u32, 0),
+            _ => (lo_word, seg, self.lo),
+        };
+        let (qoff, qtgt) = match (how, delegates) {
+            (Expand::Whole, Some(d)) => (&d.off, &d.tgt),
+            _ => (&self.out.0, &self.out.1),
+        };
+        let delegate = u32::from(how == Expand::Hubs);
         let mut b = stream.launch_builder(&self.k.queue);
         b.arg(&self.front)
-            .arg(&lo_word)
-            .arg(&seg)
-            .arg(&self.out.0)
+            .arg(&qword)
+            .arg(&qseg)
+            .arg(qoff)
             .arg(&mut self.queue)
             .arg(&mut self.counters.qlen)
             .arg(&mut self.big)
             .arg(&mut self.counters.blen)
             .arg(&piece)
             .arg(&delegate);
-        // SAFETY: matches mbfs_queue; the queue holds 32 * seg entries, enough for every
-        // vertex of the range, and big pieces_bound's, enough for every piece of them
-        // (with delegates big holds every hub piece here, and this adds none), and
-        // SHORT_PIECES, enough for a short level's.
+        // SAFETY: matches mbfs_queue; the queue holds 32 * qseg entries (32 * words with
+        // other ranks), enough for every vertex of the words, and big pieces_bound's and
+        // the delegates' hub pieces, enough for every piece of them (with delegates big
+        // holds every hub piece here, and this adds none), and SHORT_PIECES, enough for a
+        // short level's.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        if let Some(h) = self.hubs.as_ref().filter(|_| delegating) {
+        if let Some(d) = delegates.filter(|_| how == Expand::Hubs) {
             let mut b = stream.launch_builder(&self.k.hub_queue);
-            b.arg(&h.ids)
-                .arg(&h.count)
-                .arg(&h.off)
+            b.arg(&d.hubs)
+                .arg(&d.count)
+                .arg(&d.off)
                 .arg(&self.front)
                 .arg(&mut self.big)
                 .arg(&mut self.counters.blen)
                 .arg(&piece);
-            // SAFETY: matches mbfs_hub_queue; big holds every piece of every hub's rows
-            // here, hub ids are vertices below n.
+            // SAFETY: matches mbfs_hub_queue; big holds every piece of every hub's row
+            // here, hubs are vertices below n, the rows' offsets every vertex's.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
-        self.step(&m.gpu, "queue")?;
+        step(&mut self.steps, &m.gpu, "queue")?;
         let mut b = stream.launch_builder(&self.k.top_down);
-        b.arg(&self.out.0)
-            .arg(&self.out.1)
+        b.arg(qoff)
+            .arg(qtgt)
+            .arg(&qlo)
             .arg(&self.queue)
             .arg(&self.counters.qlen)
             .arg(&self.big)
@@ -1149,23 +1241,26 @@ impl RankState {
             .arg(&mut self.next)
             .arg(&mut self.parent)
             .arg(&mut self.cand);
-        let none = 0u64;
-        match self.hubs.as_ref().filter(|_| delegating) {
-            Some(h) => b.arg(&h.off).arg(&h.tgt).arg(&h.ids),
-            None => b.arg(&self.out.0).arg(&self.out.1).arg(&none),
+        let none = 0u32;
+        match delegates {
+            Some(d) => b.arg(&d.off).arg(&d.tgt).arg(&none),
+            None => b.arg(&self.out.0).arg(&self.out.1).arg(&self.lo),
         };
-        // SAFETY: matches mbfs_top_down; queued ids are local vertices of the rows,
-        // targets are below n, and cand covers every vertex when there are other ranks
-        // (with none, every target is this rank's and cand is not touched).
+        // SAFETY: matches mbfs_top_down; queued and big entries are rows of the rows
+        // passed with them (from vertex qlo and blo), targets are below n, and cand
+        // covers every vertex when there are other ranks (with none, every target is this
+        // rank's and cand is not touched).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        self.step(&m.gpu, "expand")?;
+        step(&mut self.steps, &m.gpu, "expand")?;
         let e1 = mark(&m.gpu, trace)?;
         if short {
             return Ok(e1);
         }
         // The pairs for other ranks, and every rank's numbers of them, which the merge
         // of this rank's own finds posts first: the host sets up the exchange meanwhile.
-        let ncounts = if peers > 0 {
+        // (Expanding the whole frontier, each rank found only its own vertices.)
+        let pairs = peers > 0 && how == Expand::Hubs;
+        let ncounts = if pairs {
             self.pack_pairs(m, seg)?;
             (m.world * m.world) as u32
         } else {
@@ -1192,8 +1287,8 @@ impl RankState {
         // and the mailbox hold world * world entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         self.posted.record(&stream).map_err(gpu_err)?;
-        self.step(&m.gpu, "merge")?;
-        if peers > 0 {
+        step(&mut self.steps, &m.gpu, "merge")?;
+        if pairs {
             self.exchange_pairs(m, level, post)?;
         }
         Ok(e1)
@@ -1223,14 +1318,14 @@ impl RankState {
         // SAFETY: matches mbfs_list; next and front cover `words` words, cand every vertex where
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        self.step(&m.gpu, "list")?;
+        step(&mut self.steps, &m.gpu, "list")?;
         m.comm
             .all_gather(
                 &self.counters.list.slice(..len),
                 &mut self.lists.slice_mut(..m.world * len),
             )
             .map_err(nccl_err)?;
-        self.step(&m.gpu, "all-gather")?;
+        step(&mut self.steps, &m.gpu, "all-gather")?;
         let len32 = len as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
@@ -1272,11 +1367,11 @@ impl RankState {
         // SAFETY: matches mbfs_pack; each outbox buffer holds 2 * 32 * seg entries, room
         // for every vertex of a rank's range; sent holds `world` counts.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        self.step(gpu, "pack")?;
+        step(&mut self.steps, gpu, "pack")?;
         m.comm
             .all_gather(&self.counters.sent, &mut self.counts)
             .map_err(nccl_err)?;
-        self.step(gpu, "counts")
+        step(&mut self.steps, gpu, "counts")
     }
 
     /// After [`RankState::pack_pairs`] and the merge of this rank's own finds: once the
@@ -1309,7 +1404,7 @@ impl RankState {
                 }
             }
         }
-        self.step(gpu, "send-receive")?;
+        step(&mut self.steps, gpu, "send-receive")?;
         let mut b = stream.launch_builder(&self.k.apply);
         b.arg(&self.inbox_at)
             .arg(&self.counts)
@@ -1327,7 +1422,7 @@ impl RankState {
         // vertices its sender counted in `counts`; own holds seg words, depth and parent
         // 32 * seg entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        self.step(gpu, "apply")?;
+        step(&mut self.steps, gpu, "apply")?;
         Ok(())
     }
 }
@@ -1509,6 +1604,18 @@ fn print_trace(rank: usize, levels: &[LevelMarks]) -> Result<()> {
     Ok(())
 }
 
+/// Marks the end of a level's step `name` in `steps` (`WARPGRAPH_TRACE=2`, else `None`).
+fn step(
+    steps: &mut Option<Vec<(&'static str, CudaEvent)>>,
+    gpu: &Gpu,
+    name: &'static str,
+) -> Result<()> {
+    if let Some(steps) = steps {
+        steps.push((name, mark(gpu, true)?.expect("marked")));
+    }
+    Ok(())
+}
+
 /// An event on `gpu`'s stream when tracing.
 fn mark(gpu: &Gpu, trace: bool) -> Result<Option<CudaEvent>> {
     if !trace {
@@ -1674,32 +1781,41 @@ mod tests {
         Csr::from_raw(offsets.into(), targets.into(), Weights::None)
     }
 
-    /// Each rank's hub rows are exactly the hubs' arcs into its range, and the sizes the
-    /// memory estimate uses are theirs.
+    /// Each rank's delegates' rows are exactly every vertex's arcs into its range, the
+    /// hubs those of PIECE arcs or more, and the sizes the memory estimate uses are theirs.
     #[test]
-    fn hub_rows_hold_each_hubs_arcs_into_the_range() {
-        // Hubs 0 (700 arcs) and 1 (300); vertex 2 (255 arcs) is not one.
+    fn delegates_hold_every_vertexs_arcs_into_the_range() {
+        // Hubs 0 (700 arcs) and 1 (300); vertex 2 (255 arcs) is not one, 3 has 2 arcs.
         let mut pairs: Vec<(u32, u32)> = (3..703).map(|v| (0, v)).collect();
         pairs.extend((400..700).map(|v| (1, v)));
         pairs.extend((500..755).map(|v| (2, v)));
-        let g = graph(800, &pairs, true);
-        assert_eq!(HubRows::ids(g.out()), vec![0, 1]);
-        for r in [0..800, 0..400, 400..800, 600..650, 750..800, 0..0] {
-            let h = HubRows::new(g.out(), r.clone());
-            let mut pieces = 0;
-            for (i, &hub) in h.ids.iter().enumerate() {
-                let want: Vec<u32> = g
-                    .out()
-                    .neighbors(hub)
-                    .iter()
-                    .copied()
-                    .filter(|&t| r.contains(&(t as usize)))
-                    .collect();
-                assert_eq!(&h.tgt[h.off[i] as usize..h.off[i + 1] as usize], &want[..]);
-                pieces += (want.len() as u64).div_ceil(PIECE);
+        pairs.extend([(3, 0), (3, 799)]);
+        for directed in [true, false] {
+            let g = graph(800, &pairs, directed);
+            let c = g.out();
+            for r in [0..800, 0..400, 400..800, 600..650, 750..800, 0..0] {
+                let d = Delegates::new(c, r.clone());
+                assert_eq!(d.off.len(), 801);
+                let mut pieces = 0;
+                for v in 0..800u32 {
+                    let want: Vec<u32> = c
+                        .neighbors(v)
+                        .iter()
+                        .copied()
+                        .filter(|&t| r.contains(&(t as usize)))
+                        .collect();
+                    let (lo, hi) = (d.off[v as usize], d.off[v as usize + 1]);
+                    assert_eq!(&d.tgt[lo as usize..hi as usize], &want[..]);
+                    if c.degree(v) >= PIECE {
+                        pieces += (want.len() as u64).div_ceil(PIECE);
+                    }
+                }
+                let hubs: Vec<u32> = (0..800).filter(|&v| c.degree(v) >= PIECE).collect();
+                assert_eq!(d.hubs, hubs);
+                assert_eq!(d.pieces(), pieces);
+                let sizes = Delegates::sizes(c, r);
+                assert_eq!(sizes, (hubs.len() as u64, d.tgt.len() as u64, pieces));
             }
-            let sizes = HubRows::sizes(g.out(), r);
-            assert_eq!(sizes, (2, h.tgt.len() as u64, pieces));
         }
     }
 
