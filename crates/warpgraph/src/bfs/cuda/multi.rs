@@ -228,10 +228,11 @@ const PIECE: u64 = 256;
 enum Expand {
     /// Each its owner, from its rows: on one GPU, and on a short level.
     Owners,
-    /// The hubs every rank into its range (from the delegates' rows), the others their
-    /// owners, who send what they find for other ranks to them as (vertex, parent) pairs.
+    /// The hubs by every rank, each into its own range (from the delegates' rows); the
+    /// other vertices by their owners, who send what they find for other ranks to them as
+    /// (vertex, parent) pairs.
     Hubs,
-    /// Every vertex every rank into its range: no pairs.
+    /// Every vertex by every rank, each into its own range: no pairs.
     Whole,
 }
 
@@ -1246,8 +1247,8 @@ impl RankState {
             Some(d) => b.arg(&d.off).arg(&d.tgt).arg(&none),
             None => b.arg(&self.out.0).arg(&self.out.1).arg(&self.lo),
         };
-        // SAFETY: matches mbfs_top_down; queued and big entries are rows of the rows
-        // passed with them (from vertex qlo and blo), targets are below n, and cand
+        // SAFETY: matches mbfs_top_down; queued and big entries index rows of the arrays
+        // passed with them (rows from vertex qlo and blo), targets are below n, and cand
         // covers every vertex when there are other ranks (with none, every target is this
         // rank's and cand is not touched).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
