@@ -159,8 +159,8 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
 }
 
 // Hub delegates (a team of several ranks): `hubs` lists the `nhubs` vertices of `piece`
-// out-arcs or more, every rank alike, and doff/dtgt hold every vertex's arcs into this
-// rank's range (rows by vertex). Each hub in the frontier goes to `big` as one entry
+// out-arcs or more, every rank alike, and doff bounds every vertex's row of arcs into this
+// rank's range (the delegates' rows). Each hub in the frontier goes to `big` as one entry
 // (h << 32 | c) for each piece c of its arcs here, so every rank expands every frontier
 // hub into its own range and no pair for another rank comes from a hub. One atomic add
 // per warp.
