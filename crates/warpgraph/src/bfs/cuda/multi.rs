@@ -698,8 +698,21 @@ impl RankState {
     }
 
     /// The next frontier from every rank's part (`own`) and every rank's counts
-    /// (`stats`), on every rank: one group, so one launch.
+    /// (`stats`), on every rank: one group, so one launch. A team of one copies them
+    /// instead: NCCL's all-gathers for one rank cost a group and kernels (that team, the
+    /// baseline of the strong scaling, took 0.81-0.84 ms with them at Kronecker 24 on an
+    /// H200, 0.78-0.81 ms without).
     fn gather_front(&mut self, m: &Member) -> Result<()> {
+        if m.world == 1 {
+            let stream = m.gpu.stream();
+            stream
+                .memcpy_dtod(&self.own, &mut self.front)
+                .map_err(gpu_err)?;
+            stream
+                .memcpy_dtod(&self.counters.stats, &mut self.stats_all)
+                .map_err(gpu_err)?;
+            return Ok(());
+        }
         let mut group = m.comm.group();
         group
             .all_gather(self.own.as_view(), self.front.as_view_mut())
@@ -920,10 +933,12 @@ impl RankState {
         // Start together, on the GPUs: a one-word all-reduce in the stream, then the timer's
         // first event. (With the host threads meeting instead, one thread's late wake-up
         // counted against the other GPU, whose first collective waited for it: 0.02-0.12
-        // ms on 2 H200s.)
-        m.comm
-            .all_reduce_in_place(&mut self.start, &ReduceOp::Max)
-            .map_err(nccl_err)?;
+        // ms on 2 H200s.) A team of one has no one to wait for.
+        if m.world > 1 {
+            m.comm
+                .all_reduce_in_place(&mut self.start, &ReduceOp::Max)
+                .map_err(nccl_err)?;
+        }
         let timer = gpu.timer()?;
         {
             let mut b = stream.launch_builder(&self.k.reset);
@@ -1183,17 +1198,14 @@ impl RankState {
         let lo_word = (self.rank * self.part.seg) as u32;
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
-        let peers = (m.world - 1) as u32;
         let piece = if short { SHORT_PIECE } else { PIECE } as u32;
+        // Hubs and Whole come only with other ranks, so with the delegates.
         let delegates = self.delegates.as_ref().filter(|_| how != Expand::Owners);
-        // The queue's words and rows: this rank's, or every vertex's arcs into its range.
-        let (qword, qseg, qlo) = match how {
-            Expand::Whole => (0, self.part.words() as u32, 0),
-            _ => (lo_word, seg, self.lo),
-        };
-        let (qoff, qtgt) = match (how, delegates) {
-            (Expand::Whole, Some(d)) => (&d.off, &d.tgt),
-            _ => (&self.out.0, &self.out.1),
+        // The queue's words and rows: this rank's own, or every word and every vertex's
+        // arcs into this rank's range.
+        let (qword, qseg, qlo, qoff, qtgt) = match (how, delegates) {
+            (Expand::Whole, Some(d)) => (0, self.part.words() as u32, 0, &d.off, &d.tgt),
+            _ => (lo_word, seg, self.lo, &self.out.0, &self.out.1),
         };
         let delegate = u32::from(how == Expand::Hubs);
         let mut b = stream.launch_builder(&self.k.queue);
@@ -1260,7 +1272,7 @@ impl RankState {
         // The pairs for other ranks, and every rank's numbers of them, which the merge
         // of this rank's own finds posts first: the host sets up the exchange meanwhile.
         // (Expanding the whole frontier, each rank found only its own vertices.)
-        let pairs = peers > 0 && how == Expand::Hubs;
+        let pairs = how == Expand::Hubs;
         let ncounts = if pairs {
             self.pack_pairs(m, seg)?;
             (m.world * m.world) as u32
@@ -1320,12 +1332,22 @@ impl RankState {
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "list")?;
-        m.comm
-            .all_gather(
-                &self.counters.list.slice(..len),
-                &mut self.lists.slice_mut(..m.world * len),
-            )
-            .map_err(nccl_err)?;
+        // (A team of one copies its list, as in gather_front.)
+        if m.world == 1 {
+            stream
+                .memcpy_dtod(
+                    &self.counters.list.slice(..len),
+                    &mut self.lists.slice_mut(..len),
+                )
+                .map_err(gpu_err)?;
+        } else {
+            m.comm
+                .all_gather(
+                    &self.counters.list.slice(..len),
+                    &mut self.lists.slice_mut(..m.world * len),
+                )
+                .map_err(nccl_err)?;
+        }
         step(&mut self.steps, &m.gpu, "all-gather")?;
         let len32 = len as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
