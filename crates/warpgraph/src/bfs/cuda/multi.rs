@@ -47,7 +47,8 @@
 //! a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
-//! the counts (three and two for a top-down level that sends pairs). A kernel posts the
+//! the counts (three and two for a top-down level that sends pairs; a team of one GPU
+//! copies in place of its collectives, which NCCL would run as kernels). A kernel posts the
 //! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins
 //! on: no copy, no wait for the kernel's end. The graph is uploaded once for any number of
 //! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
