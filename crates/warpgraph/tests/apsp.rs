@@ -384,15 +384,10 @@ proptest! {
 /// negative cycles found.
 fn team_fw(g: &Graph, runs: &[(FwVariant, bool)]) -> Vec<(String, warpgraph::Result<DistMatrix>)> {
     let mut out = Vec::new();
-    // Teams of two and more where there are (one GPU otherwise): setting a team up
-    // costs a second or so.
-    let sizes = common::team_sizes();
-    let sizes: Vec<usize> = match sizes.iter().any(|&s| s > 1) {
-        true => sizes.into_iter().filter(|&s| s > 1).collect(),
-        false => sizes,
-    };
-    for size in sizes {
-        let spec = warpgraph::cuda::team::TeamSpec::local(size);
+    // Teams of two ranks and more (on GPUs of their own, or sharing GPU 0): setting a
+    // team up costs a second or so.
+    for spec in common::teams().into_iter().filter(|t| t.world > 1) {
+        let size = spec.describe();
         for &(v, predecessors) in runs {
             let mut sink = MatrixSink::new();
             let r = warpgraph::apsp::cuda::floyd_warshall_team(
@@ -404,7 +399,7 @@ fn team_fw(g: &Graph, runs: &[(FwVariant, bool)]) -> Vec<(String, warpgraph::Res
                 &NoProgress,
             )
             .and_then(|_| sink.into_matrix());
-            out.push((format!("{v} pred={predecessors} on {size} GPUs"), r));
+            out.push((format!("{v} pred={predecessors} on {size}"), r));
         }
     }
     out
@@ -471,11 +466,10 @@ proptest! {
 
 #[test]
 fn teams_refuse_what_they_cannot_do() {
-    let Some(&size) = common::team_sizes().last() else {
+    let Some(spec) = common::teams().pop() else {
         return;
     };
     let g = graph(3, &[(0, 1)], Weights::None, true);
-    let spec = warpgraph::cuda::team::TeamSpec::local(size);
     let mut sink = MatrixSink::new();
     let e = warpgraph::apsp::cuda::floyd_warshall_team(
         &spec,

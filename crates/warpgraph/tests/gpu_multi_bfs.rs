@@ -2,9 +2,10 @@
 //! tree passes the Graph500 verifier, and the trees (parents included) are the same for
 //! every team size.
 //!
-//! Teams of 1, 2 and all GPUs, as many as the machine has (`common::team_sizes`); every
-//! test skips where no GPU can be used and fails instead with `WARPGRAPH_REQUIRE_GPU=1`,
-//! or with fewer GPUs than `WARPGRAPH_REQUIRE_GPUS`.
+//! Teams of 1, 2 and all GPUs, as many as the machine has, and teams of 2 and 4 ranks
+//! sharing GPU 0 where it has fewer (`common::teams`); every test skips where no GPU can be
+//! used and fails instead with `WARPGRAPH_REQUIRE_GPU=1`, or with fewer GPUs than
+//! `WARPGRAPH_REQUIRE_GPUS`.
 
 mod common;
 
@@ -56,7 +57,7 @@ fn check(g: &Graph, sources: &[u32]) {
 /// `NEVER`: the hubs only, the other vertices' finds sent to their owners as pairs); the
 /// trees must not change.
 fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
-    let sizes = common::team_sizes();
+    let teams = common::teams();
     let expected: Vec<Vec<u32>> = sources
         .iter()
         .map(|&s| bfs::bfs(g, s, &BfsOptions::default()).unwrap().depth)
@@ -68,14 +69,12 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         .collect();
     let mut first: Option<Vec<BfsTree>> = None;
     let ways = std::iter::once(None).chain(ways.iter().map(|&c| Some(c)));
-    let runs_of = sizes
-        .iter()
-        .flat_map(|&s| ways.clone().map(move |c| (s, c)));
-    for (size, cap) in runs_of {
-        let team = TeamSpec::local(size);
+    let runs_of = teams.iter().flat_map(|t| ways.clone().map(move |c| (t, c)));
+    for (team, cap) in runs_of {
+        let size = team.describe();
         let runs = match cap {
-            None => bfs_team_each(&team, g, &searches),
-            Some((c, h, w)) => bfs_team_lists(&team, g, &searches, c, h, w),
+            None => bfs_team_each(team, g, &searches),
+            Some((c, h, w)) => bfs_team_lists(team, g, &searches, c, h, w),
         }
         .unwrap_or_else(|e| panic!("team of {size}, lists and host arcs up to {cap:?}: {e}"));
         assert_eq!(runs.trees.len(), searches.len());
@@ -147,7 +146,7 @@ proptest! {
     /// n below and above a bitmap word per GPU, directed and undirected.
     #[test]
     fn teams_match_the_cpu((n, edges, directed) in arb_graph(), pick in any::<u32>()) {
-        if common::team_sizes().is_empty() {
+        if common::teams().is_empty() {
             return Ok(());
         }
         let g = common::graph(n, &edges, Weights::None, directed);
@@ -171,7 +170,7 @@ fn generated(gen: Generator, directed: bool) -> Graph {
 /// Power-law, uniform and mesh graphs: many levels, big frontiers, both directions.
 #[test]
 fn generated_graphs_match_the_cpu() {
-    if common::team_sizes().is_empty() {
+    if common::teams().is_empty() {
         return;
     }
     for (gen, directed) in [
@@ -211,7 +210,7 @@ fn generated_graphs_match_the_cpu() {
 /// A vertex of 70,000 arcs, a star of 1,000, an isolated source, a single vertex, a long path.
 #[test]
 fn edge_cases() {
-    if common::team_sizes().is_empty() {
+    if common::teams().is_empty() {
         return;
     }
     let leaves = 70_000u32;
@@ -244,7 +243,7 @@ fn edge_cases() {
 
 #[test]
 fn bad_arguments_are_errors() {
-    if common::team_sizes().is_empty() {
+    if common::teams().is_empty() {
         return;
     }
     let g = common::graph(3, &[(0, 1)], Weights::None, false);

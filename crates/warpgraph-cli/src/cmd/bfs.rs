@@ -20,7 +20,8 @@ Examples:
   warpgraph bfs --generate kron:25 --gpus all --verify # every GPU, one team over NCCL
 
 Several GPUs (--gpus): the vertices are split into equal ranges, one per GPU, and the
-GPUs exchange the frontier as bitmaps through NCCL each level (libnccl.so.2 needed). The
+GPUs exchange the frontier as bitmaps through NCCL each level (libnccl.so.2 needed; a
+team of one, --gpus 1, copies instead and needs none). The
 depths are those of one GPU; the parents are the first in-neighbour one level up, the same
 for any number of GPUs. To span hosts, run one process per host with
 WARPGRAPH_NCCL_WORLD (ranks in all), WARPGRAPH_NCCL_FIRST_RANK (this host's first) and

@@ -32,6 +32,7 @@ use serde::Serialize;
 
 use crate::error::{fmt_bytes, Error, Result};
 
+pub mod link;
 pub mod team;
 
 /// One `.cu` file of kernels.

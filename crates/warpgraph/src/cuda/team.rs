@@ -16,8 +16,12 @@
 //!      warpgraph bfs --generate kron:26 --device cuda --gpus 4
 //! ```
 //!
+//! Each rank exchanges through its [`Link`]: NCCL between GPUs, copies on the GPU where
+//! the whole team is on one (a team of one, the baseline of strong scaling; or, for tests
+//! where one GPU is all there is, several ranks sharing it: [`TeamSpec::on_one_gpu`]).
+//!
 //! NCCL (`libnccl.so.2`) is opened at run time like the rest of CUDA: without it, asking
-//! for a team is an [`Error::Nccl`] saying so, and nothing else changes.
+//! for a team of several GPUs is an [`Error::Nccl`] saying so, and nothing else changes.
 //!
 //! Collectives block until every rank joins, so a rank must never leave the others
 //! waiting: every fallible step before the first collective (allocation) ends in
@@ -28,8 +32,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudarc::nccl::{Comm, Id, ReduceOp};
+use cudarc::nccl::{Comm, Id};
 
+use super::link::{Hub, Link, Reduce};
 use super::Gpu;
 use crate::error::{Error, Result};
 
@@ -90,6 +95,22 @@ impl TeamSpec {
         Ok(spec)
     }
 
+    /// `ranks` ranks all on GPU `ordinal`, in this process: the team's logic where there
+    /// is one GPU, its exchanges copies on that GPU ([`super::link`]); for tests.
+    pub fn on_one_gpu(ordinal: usize, ranks: usize) -> TeamSpec {
+        TeamSpec {
+            world: ranks,
+            first_rank: 0,
+            gpus: vec![ordinal; ranks],
+            id_file: None,
+        }
+    }
+
+    /// Whether the whole team is on one GPU (a team of one, or ranks sharing a GPU).
+    pub fn on_one(&self) -> bool {
+        self.is_whole() && self.gpus.iter().all(|&g| g == self.gpus[0])
+    }
+
     /// Whether this process drives every rank.
     pub fn is_whole(&self) -> bool {
         self.first_rank == 0 && self.gpus.len() == self.world
@@ -112,6 +133,16 @@ impl TeamSpec {
                 self.world
             )));
         }
+        let mut distinct = self.gpus.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() != self.gpus.len() && !self.on_one() {
+            return Err(Error::Nccl(
+                "ranks may share a GPU only when the whole team is on that one GPU, in one \
+                 process"
+                    .into(),
+            ));
+        }
         if !self.is_whole() && self.id_file.is_none() {
             return Err(Error::Nccl(
                 "a team over several processes needs WARPGRAPH_NCCL_ID_FILE, a path every \
@@ -122,9 +153,12 @@ impl TeamSpec {
         Ok(())
     }
 
-    /// In words: `2 GPUs (ranks 0-1 of 2)`.
+    /// In words: `2 GPUs (ranks 0-1 of 2)`, or `4 ranks on GPU 0`.
     pub fn describe(&self) -> String {
         let n = self.gpus.len();
+        if n > 1 && self.on_one() {
+            return format!("{n} ranks on GPU {}", self.gpus[0]);
+        }
         format!(
             "{n} GPU{} (rank{} {}{} of {})",
             if n == 1 { "" } else { "s" },
@@ -150,8 +184,8 @@ pub fn nccl_present() -> bool {
 pub struct Member {
     /// This rank's GPU.
     pub gpu: Arc<Gpu>,
-    /// The communicator (on the GPU's stream).
-    pub comm: Comm,
+    /// Its exchanges with the other ranks (on the GPU's stream).
+    pub link: Link,
     /// This rank, and the team's size.
     pub rank: usize,
     pub world: usize,
@@ -166,9 +200,7 @@ impl Member {
     /// [`Error::Nccl`] when the collective fails.
     pub fn agree(&self, ok: bool) -> Result<bool> {
         let mut flag = self.gpu.upload(&[u32::from(!ok)])?;
-        self.comm
-            .all_reduce_in_place(&mut flag, &ReduceOp::Max)
-            .map_err(nccl_err)?;
+        self.link.all_reduce_in_place(&mut flag, Reduce::Max)?;
         let mut out = [0u32];
         self.gpu.download_into(&flag, &mut out)?;
         Ok(out[0] == 0)
@@ -199,7 +231,10 @@ pub fn run<I: Send, R: Send>(
             spec.gpus.len()
         )));
     }
-    if !nccl_present() {
+    // One GPU for the whole team (a team of one, or ranks sharing a GPU): copies on it,
+    // no NCCL.
+    let hub = spec.on_one().then(|| Hub::new(spec.world));
+    if hub.is_none() && !nccl_present() {
         return Err(Error::Nccl(
             "the NCCL library (libnccl.so.2) was not found on this machine; several GPUs \
              need it (https://developer.nvidia.com/nccl), one GPU does not"
@@ -215,7 +250,10 @@ pub fn run<I: Send, R: Send>(
         .iter()
         .map(|&i| Gpu::open(i))
         .collect::<Result<Vec<_>>>()?;
-    let id = unique_id(spec)?;
+    let id = match hub {
+        None => Some(unique_id(spec)?),
+        Some(_) => None,
+    };
     let results: Vec<Result<R>> = std::thread::scope(|s| {
         let handles: Vec<_> = gpus
             .into_iter()
@@ -223,14 +261,23 @@ pub fn run<I: Send, R: Send>(
             .enumerate()
             .map(|(i, (gpu, input))| {
                 let work = &work;
+                let hub = hub.clone();
                 s.spawn(move || -> Result<R> {
                     gpu.bind()?;
                     let rank = spec.first_rank + i;
-                    let comm = Comm::from_rank(gpu.stream().clone(), rank, spec.world, id)
-                        .map_err(nccl_err)?;
+                    let link = match (hub, id) {
+                        (Some(hub), _) => Link::shared(hub, rank, spec.world, gpu.stream().clone()),
+                        (None, Some(id)) => Link::nccl(
+                            Comm::from_rank(gpu.stream().clone(), rank, spec.world, id)
+                                .map_err(nccl_err)?,
+                            rank,
+                            spec.world,
+                        ),
+                        (None, None) => unreachable!("a team over NCCL has its id"),
+                    };
                     let member = Member {
                         gpu,
-                        comm,
+                        link,
                         rank,
                         world: spec.world,
                     };
@@ -382,6 +429,23 @@ mod tests {
         assert!(outside.check().unwrap_err().to_string().contains("outside"));
         let none = TeamSpec::local(0);
         assert!(none.check().is_err());
+        let shared = TeamSpec::on_one_gpu(1, 3);
+        assert!(shared.check().is_ok() && shared.on_one());
+        assert_eq!(shared.describe(), "3 ranks on GPU 1");
+        assert!(TeamSpec::local(1).on_one() && !whole.on_one());
+        let mixed = TeamSpec {
+            world: 3,
+            first_rank: 0,
+            gpus: vec![0, 0, 1],
+            id_file: None,
+        };
+        assert!(mixed.check().unwrap_err().to_string().contains("share"));
+        let split_shared = TeamSpec {
+            world: 4,
+            id_file: Some("id".into()),
+            ..shared
+        };
+        assert!(!split_shared.on_one() && split_shared.check().is_err());
     }
 
     #[test]

@@ -260,3 +260,24 @@ pub fn team_sizes() -> Vec<usize> {
     }
     sizes
 }
+
+/// The teams a multi-GPU test runs: those of `team_sizes` (one rank per GPU), then teams
+/// of 2 and 4 ranks sharing GPU 0 where the machine has fewer GPUs than that. A shared
+/// team runs all of a team's logic (its partition, its exchanges, the direction switch
+/// across ranks) with copies in place of NCCL, so a machine of one GPU tests teams too.
+/// None (the test skips) where no GPU can be used.
+pub fn teams() -> Vec<warpgraph::cuda::team::TeamSpec> {
+    use warpgraph::cuda::team::TeamSpec;
+    let sizes = team_sizes();
+    let most = sizes.iter().copied().max().unwrap_or(0);
+    let mut teams: Vec<TeamSpec> = sizes.into_iter().map(TeamSpec::local).collect();
+    if most > 0 {
+        teams.extend(
+            [2, 4]
+                .into_iter()
+                .filter(|&r| r > most)
+                .map(|r| TeamSpec::on_one_gpu(0, r)),
+        );
+    }
+    teams
+}

@@ -38,7 +38,8 @@ use cudarc::nccl::NcclType;
 
 use super::cpu::floyd_warshall::{floyd_warshall_by, matrix_shape, Matrix, Work};
 use super::{ApspOptions, RowSink};
-use crate::cuda::team::{nccl_err, Member, TeamSpec};
+use crate::cuda::link::Reduce;
+use crate::cuda::team::{Member, TeamSpec};
 use crate::cuda::{gpu_err, Gpu, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -271,13 +272,9 @@ fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
         gather_rows(m, !local.contains(&0), big, (&*dm, pm.as_deref()), extra)?;
         // Every process learns the least vertex on a negative cycle, and the slowest GPU.
         let mut c = m.gpu.upload(&[cycle.map_or(u64::MAX, |v| v as u64)])?;
-        m.comm
-            .all_reduce_in_place(&mut c, &cudarc::nccl::ReduceOp::Min)
-            .map_err(nccl_err)?;
+        m.link.all_reduce_in_place(&mut c, Reduce::Min)?;
         let mut t = m.gpu.upload(&[seconds])?;
-        m.comm
-            .all_reduce_in_place(&mut t, &cudarc::nccl::ReduceOp::Max)
-            .map_err(nccl_err)?;
+        m.link.all_reduce_in_place(&mut t, Reduce::Max)?;
         let (mut cv, mut tv) = ([0u64], [0f64]);
         m.gpu.download_into(&c, &mut cv)?;
         m.gpu.download_into(&t, &mut tv)?;
@@ -324,7 +321,6 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     }
     if m.rank == 0 {
         for (from, (_, d, mut p)) in remote {
-            let from = from as i32;
             for (i, block) in d.chunks_mut(chunk).enumerate() {
                 let len = block.len();
                 recv_block(m, from, &mut cells, block)?;
@@ -348,7 +344,7 @@ fn send_block<T: DeviceRepr + NcclType>(
     stream
         .memcpy_htod(host, &mut buf.slice_mut(..host.len()))
         .map_err(gpu_err)?;
-    m.comm.send(&buf.slice(..host.len()), 0).map_err(nccl_err)?;
+    m.link.send(&buf.slice(..host.len()), 0)?;
     Ok(())
 }
 
@@ -356,13 +352,11 @@ fn send_block<T: DeviceRepr + NcclType>(
 /// device buffer `buf`.
 fn recv_block<T: DeviceRepr + NcclType>(
     m: &Member,
-    from: i32,
+    from: usize,
     buf: &mut CudaSlice<T>,
     host: &mut [T],
 ) -> Result<()> {
-    m.comm
-        .recv(&mut buf.slice_mut(..host.len()), from)
-        .map_err(nccl_err)?;
+    m.link.recv(&mut buf.slice_mut(..host.len()), from)?;
     m.gpu
         .stream()
         .memcpy_dtoh(&buf.slice(..host.len()), host)
@@ -599,23 +593,21 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                     continue;
                 };
                 let (pc, pq) = piv.as_mut().expect("a team has pivot buffers");
-                let root = owner.expect("a team has an owner") as i32;
+                let root = owner.expect("a team has an owner");
                 let off = pivot_row.saturating_sub(first_row) * big;
                 let span = TILE as usize * big;
-                let comm = &s.member.comm;
+                let link = &s.member.link;
                 if mine {
-                    comm.broadcast(Some(&dd.slice(off..off + span)), pc, root)
+                    link.broadcast(Some(&dd.slice(off..off + span)), pc, root)?;
                 } else {
-                    comm.broadcast(None::<&CudaSlice<C>>, pc, root)
+                    link.broadcast(None::<&CudaSlice<C>>, pc, root)?;
                 }
-                .map_err(nccl_err)?;
                 if has_pred == 1 {
                     if mine {
-                        comm.broadcast(Some(&pp.slice(off..off + span)), pq, root)
+                        link.broadcast(Some(&pp.slice(off..off + span)), pq, root)?;
                     } else {
-                        comm.broadcast(None::<&CudaSlice<u32>>, pq, root)
+                        link.broadcast(None::<&CudaSlice<u32>>, pq, root)?;
                     }
-                    .map_err(nccl_err)?;
                 }
                 if local_tiles == 0 {
                     continue;

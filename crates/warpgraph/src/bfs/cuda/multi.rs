@@ -71,11 +71,11 @@ use std::time::Instant;
 use cudarc::driver::{
     CudaEvent, CudaFunction, CudaSlice, DevicePtr, LaunchArgs, PinnedHostSlice, PushKernelArg,
 };
-use cudarc::nccl::ReduceOp;
 use rayon::prelude::*;
 
 use super::super::{BfsOptions, BfsTree, Direction};
-use crate::cuda::team::{self, nccl_err, Member, TeamSpec};
+use crate::cuda::link::Reduce;
+use crate::cuda::team::{self, Member, TeamSpec};
 use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, Mailbox};
 use crate::device::RunTimes;
 use crate::error::{Error, Result};
@@ -690,38 +690,22 @@ impl RankState {
         }
         let (mut state, own_deg) = made?;
         // Every vertex's out-degree on every rank, from each rank's own.
-        m.comm
-            .all_gather(&own_deg, &mut state.deg)
-            .map_err(nccl_err)?;
+        m.link.all_gather(&own_deg, &mut state.deg)?;
         state.warm_up(m)?;
         gpu.stream().synchronize().map_err(gpu_err)?;
         Ok(state)
     }
 
     /// The next frontier from every rank's part (`own`) and every rank's counts
-    /// (`stats`), on every rank: one group, so one launch. A team of one copies them
-    /// instead: NCCL's all-gathers for one rank cost a group and kernels (that team, the
-    /// baseline of the strong scaling, took 0.81-0.84 ms with them at Kronecker 24 on an
-    /// H200, 0.78-0.81 ms without).
+    /// (`stats`), on every rank: one group, so one launch. (A team of one copies them:
+    /// NCCL's all-gathers for one rank cost a group and kernels; that team, the baseline
+    /// of the strong scaling, took 0.81-0.84 ms with them at Kronecker 24 on an H200,
+    /// 0.78-0.81 ms without.)
     fn gather_front(&mut self, m: &Member) -> Result<()> {
-        if m.world == 1 {
-            let stream = m.gpu.stream();
-            stream
-                .memcpy_dtod(&self.own, &mut self.front)
-                .map_err(gpu_err)?;
-            stream
-                .memcpy_dtod(&self.counters.stats, &mut self.stats_all)
-                .map_err(gpu_err)?;
-            return Ok(());
-        }
-        let mut group = m.comm.group();
-        group
-            .all_gather(self.own.as_view(), self.front.as_view_mut())
-            .map_err(nccl_err)?;
-        group
-            .all_gather(self.counters.stats.as_view(), self.stats_all.as_view_mut())
-            .map_err(nccl_err)?;
-        Ok(())
+        let mut group = m.link.group();
+        group.all_gather(self.own.as_view(), self.front.as_view_mut())?;
+        group.all_gather(self.counters.stats.as_view(), self.stats_all.as_view_mut())?;
+        group.end()
     }
 
     /// Runs each kind of exchange a search makes once, small and large: NCCL connects
@@ -730,29 +714,24 @@ impl RankState {
     /// buffers hold does not matter: every search starts from `mbfs_reset`.
     fn warm_up(&mut self, m: &Member) -> Result<()> {
         self.gather_front(m)?;
-        m.comm
-            .all_gather(&self.counters.sent, &mut self.counts)
-            .map_err(nccl_err)?;
+        m.link.all_gather(&self.counters.sent, &mut self.counts)?;
         let len = 1 + 2 * self.list_cap;
         for words in [3, len] {
-            m.comm
-                .all_gather(
-                    &self.counters.list.slice(..words),
-                    &mut self.lists.slice_mut(..m.world * words),
-                )
-                .map_err(nccl_err)?;
+            m.link.all_gather(
+                &self.counters.list.slice(..words),
+                &mut self.lists.slice_mut(..m.world * words),
+            )?;
         }
         if m.world > 1 {
             let most = self.outbox[0].len();
             for words in [2, most.min(1 << 20)] {
-                let mut group = m.comm.group();
+                let mut group = m.link.group();
                 let others = (0..m.world).filter(|&p| p != m.rank);
                 for ((p, o), i) in others.zip(&self.outbox).zip(&mut self.inbox) {
-                    group.send(o.slice(..words), p as i32).map_err(nccl_err)?;
-                    group
-                        .recv(i.slice_mut(..words), p as i32)
-                        .map_err(nccl_err)?;
+                    group.send(o.slice(..words), p)?;
+                    group.recv(i.slice_mut(..words), p)?;
                 }
+                group.end()?;
             }
         }
         Ok(())
@@ -934,12 +913,8 @@ impl RankState {
         // Start together, on the GPUs: a one-word all-reduce in the stream, then the timer's
         // first event. (With the host threads meeting instead, one thread's late wake-up
         // counted against the other GPU, whose first collective waited for it: 0.02-0.12
-        // ms on 2 H200s.) A team of one has no one to wait for.
-        if m.world > 1 {
-            m.comm
-                .all_reduce_in_place(&mut self.start, &ReduceOp::Max)
-                .map_err(nccl_err)?;
-        }
+        // ms on 2 H200s.) A team of one has no one to wait for, and its link does nothing.
+        m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
         let timer = gpu.timer()?;
         {
             let mut b = stream.launch_builder(&self.k.reset);
@@ -1080,17 +1055,17 @@ impl RankState {
         }
         if gather {
             // Spread over processes: every part to rank 0's GPU first.
-            let mut group = m.comm.group();
+            let mut group = m.link.group();
             if m.rank == 0 {
                 for (p, (d, pa)) in (1..m.world).zip(self.all.iter_mut()) {
-                    group.recv(d.as_view_mut(), p as i32).map_err(nccl_err)?;
-                    group.recv(pa.as_view_mut(), p as i32).map_err(nccl_err)?;
+                    group.recv(d.as_view_mut(), p)?;
+                    group.recv(pa.as_view_mut(), p)?;
                 }
             } else {
-                group.send(self.depth.as_view(), 0).map_err(nccl_err)?;
-                group.send(self.parent.as_view(), 0).map_err(nccl_err)?;
+                group.send(self.depth.as_view(), 0)?;
+                group.send(self.parent.as_view(), 0)?;
             }
-            drop(group);
+            group.end()?;
         }
         let done = timer.kernels_done(gpu)?;
         if let Some(sink) = sink {
@@ -1333,22 +1308,10 @@ impl RankState {
         // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "list")?;
-        // (A team of one copies its list, as in gather_front.)
-        if m.world == 1 {
-            stream
-                .memcpy_dtod(
-                    &self.counters.list.slice(..len),
-                    &mut self.lists.slice_mut(..len),
-                )
-                .map_err(gpu_err)?;
-        } else {
-            m.comm
-                .all_gather(
-                    &self.counters.list.slice(..len),
-                    &mut self.lists.slice_mut(..m.world * len),
-                )
-                .map_err(nccl_err)?;
-        }
+        m.link.all_gather(
+            &self.counters.list.slice(..len),
+            &mut self.lists.slice_mut(..m.world * len),
+        )?;
         step(&mut self.steps, &m.gpu, "all-gather")?;
         let len32 = len as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
@@ -1392,9 +1355,7 @@ impl RankState {
         // for every vertex of a rank's range; sent holds `world` counts.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, gpu, "pack")?;
-        m.comm
-            .all_gather(&self.counters.sent, &mut self.counts)
-            .map_err(nccl_err)?;
+        m.link.all_gather(&self.counters.sent, &mut self.counts)?;
         step(&mut self.steps, gpu, "counts")
     }
 
@@ -1410,23 +1371,20 @@ impl RankState {
         let mut counts = vec![0u64; m.world * m.world];
         self.mailbox.wait(post, &self.posted, &mut counts)?;
         {
-            let mut group = m.comm.group();
+            let mut group = m.link.group();
             let others = (0..m.world).filter(|&p| p != m.rank);
             for ((p, o), i) in others.zip(&self.outbox).zip(&mut self.inbox) {
                 // Both sides know each size, so an empty list is skipped on both.
                 let sent = counts[m.rank * m.world + p] as usize;
                 let got = counts[p * m.world + m.rank] as usize;
                 if sent > 0 {
-                    group
-                        .send(o.slice(..2 * sent), p as i32)
-                        .map_err(nccl_err)?;
+                    group.send(o.slice(..2 * sent), p)?;
                 }
                 if got > 0 {
-                    group
-                        .recv(i.slice_mut(..2 * got), p as i32)
-                        .map_err(nccl_err)?;
+                    group.recv(i.slice_mut(..2 * got), p)?;
                 }
             }
+            group.end()?;
         }
         step(&mut self.steps, gpu, "send-receive")?;
         let mut b = stream.launch_builder(&self.k.apply);

@@ -1,0 +1,590 @@
+//! How the ranks of a team exchange data: [`Link`], one per rank.
+//!
+//! Between GPUs a link is an NCCL communicator and every exchange is NCCL's, queued on the
+//! rank's stream. Ranks that share one GPU cannot use NCCL (it refuses two ranks on one
+//! device), and need not: their link copies on that GPU instead. A team of one is the usual
+//! case (its all-gathers are single copies on the stream, its reductions nothing at all,
+//! and it needs no NCCL library). The other is a team of several ranks on one GPU
+//! ([`super::team::TeamSpec::on_one_gpu`]): the whole team's logic (partition, exchanges,
+//! the direction switch across ranks) run where only one GPU is to be had, for tests. Its
+//! exchanges meet at a barrier of the host threads: each rank waits for its stream, posts
+//! where its data lie, and after the barrier copies what it receives from the others'
+//! memory; a second barrier keeps anyone from overwriting what others still read. That is
+//! slow, and correct for any order of exchanges that NCCL accepts in which every rank
+//! enters every exchange, groups included.
+
+use std::sync::{Arc, Barrier, Mutex};
+
+use cudarc::driver::{
+    CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr,
+    ValidAsZeroBits,
+};
+use cudarc::nccl::{Comm, NcclType, ReduceOp};
+
+use super::gpu_err;
+use super::team::nccl_err;
+use crate::error::{Error, Result};
+
+/// A reduction over the ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduce {
+    Min,
+    Max,
+}
+
+/// One rank's end of a team's exchanges.
+pub struct Link {
+    rank: usize,
+    world: usize,
+    stream: Arc<CudaStream>,
+    way: Way,
+}
+
+enum Way {
+    Nccl(Comm),
+    Shared(Arc<Hub>),
+}
+
+/// Where the ranks sharing a GPU meet.
+pub(crate) struct Hub {
+    barrier: Barrier,
+    posted: Mutex<Vec<Posted>>,
+}
+
+impl Hub {
+    pub(crate) fn new(world: usize) -> Arc<Hub> {
+        Arc::new(Hub {
+            barrier: Barrier::new(world),
+            posted: Mutex::new(vec![Posted::default(); world]),
+        })
+    }
+}
+
+/// A piece of device memory: its address and length in bytes.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    ptr: u64,
+    bytes: usize,
+}
+
+/// What one rank offers the others in one exchange, in the order of its operations.
+#[derive(Debug, Clone, Default)]
+struct Posted {
+    gathers: Vec<Piece>,
+    sends: Vec<(usize, Piece)>,
+    casts: Vec<Option<Piece>>,
+}
+
+/// One operation of an exchange on a shared GPU.
+enum Op {
+    Gather {
+        src: Piece,
+        dst: u64,
+    },
+    Send {
+        to: usize,
+        src: Piece,
+    },
+    Recv {
+        from: usize,
+        dst: Piece,
+    },
+    Cast {
+        root: usize,
+        src: Option<Piece>,
+        dst: Piece,
+    },
+}
+
+impl Posted {
+    fn of(ops: &[Op]) -> Posted {
+        let mut p = Posted::default();
+        for op in ops {
+            match *op {
+                Op::Gather { src, .. } => p.gathers.push(src),
+                Op::Send { to, src } => p.sends.push((to, src)),
+                Op::Recv { .. } => {}
+                Op::Cast { src, .. } => p.casts.push(src),
+            }
+        }
+        p
+    }
+}
+
+fn piece<T>(s: &impl DevicePtr<T>, stream: &CudaStream) -> Piece {
+    let (ptr, _sync) = s.device_ptr(stream);
+    Piece {
+        ptr,
+        bytes: s.num_bytes(),
+    }
+}
+
+fn piece_mut<T>(s: &mut impl DevicePtrMut<T>, stream: &CudaStream) -> Piece {
+    let bytes = s.num_bytes();
+    let (ptr, _sync) = s.device_ptr_mut(stream);
+    Piece { ptr, bytes }
+}
+
+fn mismatch(what: &str) -> Error {
+    Error::Nccl(format!(
+        "the ranks sharing a GPU disagree on {what} (their exchanges are out of step)"
+    ))
+}
+
+impl Link {
+    /// Rank `rank` of `comm`'s team.
+    pub(crate) fn nccl(comm: Comm, rank: usize, world: usize) -> Link {
+        Link {
+            rank,
+            world,
+            stream: comm.stream(),
+            way: Way::Nccl(comm),
+        }
+    }
+
+    /// Rank `rank` of `hub`'s team, all of whose ranks use the GPU of `stream`.
+    pub(crate) fn shared(
+        hub: Arc<Hub>,
+        rank: usize,
+        world: usize,
+        stream: Arc<CudaStream>,
+    ) -> Link {
+        Link {
+            rank,
+            world,
+            stream,
+            way: Way::Shared(hub),
+        }
+    }
+
+    /// Every rank's `send` in rank order in `recv` (`world` times as long), on every rank.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when the exchange fails.
+    pub fn all_gather<T: NcclType, S: DevicePtr<T>, R: DevicePtrMut<T>>(
+        &self,
+        send: &S,
+        recv: &mut R,
+    ) -> Result<()> {
+        match &self.way {
+            Way::Nccl(c) => c.all_gather(send, recv).map(drop).map_err(nccl_err),
+            Way::Shared(_) => {
+                let src = piece(send, &self.stream);
+                let dst = piece_mut(recv, &self.stream);
+                if dst.bytes < src.bytes * self.world {
+                    return Err(mismatch("an all-gather's length"));
+                }
+                self.exchange(vec![Op::Gather { src, dst: dst.ptr }])
+            }
+        }
+    }
+
+    /// `root`'s `send` (`None` elsewhere) in `recv`, on every rank.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when the exchange fails.
+    pub fn broadcast<T: NcclType, S: DevicePtr<T>, R: DevicePtrMut<T>>(
+        &self,
+        send: Option<&S>,
+        recv: &mut R,
+        root: usize,
+    ) -> Result<()> {
+        match &self.way {
+            Way::Nccl(c) => c
+                .broadcast(send, recv, root as i32)
+                .map(drop)
+                .map_err(nccl_err),
+            Way::Shared(_) => {
+                let src = send.map(|s| piece(s, &self.stream));
+                let dst = piece_mut(recv, &self.stream);
+                self.exchange(vec![Op::Cast { root, src, dst }])
+            }
+        }
+    }
+
+    /// `buf` reduced over the ranks by `op`, element by element, on every rank.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] or [`Error::Gpu`] when the exchange fails.
+    pub fn all_reduce_in_place<T>(&self, buf: &mut CudaSlice<T>, op: Reduce) -> Result<()>
+    where
+        T: NcclType + DeviceRepr + ValidAsZeroBits + Copy + PartialOrd,
+    {
+        match &self.way {
+            Way::Nccl(c) => {
+                let op = match op {
+                    Reduce::Min => ReduceOp::Min,
+                    Reduce::Max => ReduceOp::Max,
+                };
+                c.all_reduce_in_place(buf, &op).map(drop).map_err(nccl_err)
+            }
+            Way::Shared(_) if self.world == 1 => Ok(()),
+            Way::Shared(_) => {
+                // Everyone's values here, then the reduction on the host.
+                let len = buf.len();
+                let mut all = self
+                    .stream
+                    .alloc_zeros::<T>(len * self.world)
+                    .map_err(gpu_err)?;
+                self.all_gather(buf, &mut all)?;
+                let all = self.stream.clone_dtoh(&all).map_err(gpu_err)?;
+                self.stream.synchronize().map_err(gpu_err)?;
+                let mut out = all[..len].to_vec();
+                for rank in all.chunks(len).skip(1) {
+                    for (o, &v) in out.iter_mut().zip(rank) {
+                        let better = match op {
+                            Reduce::Min => v < *o,
+                            Reduce::Max => v > *o,
+                        };
+                        if better {
+                            *o = v;
+                        }
+                    }
+                }
+                self.stream.memcpy_htod(&out, buf).map_err(gpu_err)?;
+                self.stream.synchronize().map_err(gpu_err)
+            }
+        }
+    }
+
+    /// `data` to rank `peer`, which must call [`Link::recv`] (a team over processes
+    /// gathering its results; ranks sharing a GPU exchange in groups only).
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when the send fails, or on a shared GPU.
+    pub fn send<T: NcclType, S: DevicePtr<T>>(&self, data: &S, peer: usize) -> Result<()> {
+        match &self.way {
+            Way::Nccl(c) => c.send(data, peer as i32).map_err(nccl_err),
+            Way::Shared(_) => Err(Self::alone()),
+        }
+    }
+
+    /// What rank `peer` sends with [`Link::send`], into `buf`.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when the receive fails, or on a shared GPU.
+    pub fn recv<T: NcclType, R: DevicePtrMut<T>>(&self, buf: &mut R, peer: usize) -> Result<()> {
+        match &self.way {
+            Way::Nccl(c) => c.recv(buf, peer as i32).map(drop).map_err(nccl_err),
+            Way::Shared(_) => Err(Self::alone()),
+        }
+    }
+
+    fn alone() -> Error {
+        Error::Nccl("ranks sharing a GPU send to each other only in groups".into())
+    }
+
+    /// Several exchanges as one: NCCL's group (one launch), or one meeting of the ranks
+    /// sharing a GPU. Every rank must start and end every group, even one with nothing to
+    /// send. The exchanges happen at [`Group::end`] (or when the group is dropped).
+    pub fn group(&self) -> Group<'_> {
+        Group {
+            link: self,
+            nccl: match &self.way {
+                Way::Nccl(c) => Some(c.group()),
+                Way::Shared(_) => None,
+            },
+            ops: Vec::new(),
+            ended: false,
+        }
+    }
+
+    /// Runs `ops` on a shared GPU.
+    fn exchange(&self, ops: Vec<Op>) -> Result<()> {
+        let Way::Shared(hub) = &self.way else {
+            unreachable!("exchange is the shared GPU's way")
+        };
+        if self.world == 1 {
+            // No one else: an all-gather or a broadcast is a copy, at most.
+            for op in &ops {
+                match *op {
+                    Op::Gather { src, dst } => self.copy(dst, src)?,
+                    Op::Cast {
+                        src: Some(src),
+                        dst,
+                        ..
+                    } => self.copy(dst.ptr, src)?,
+                    Op::Cast { src: None, .. } => return Err(mismatch("a broadcast's root")),
+                    Op::Send { .. } | Op::Recv { .. } => return Err(mismatch("a peer")),
+                }
+            }
+            return Ok(());
+        }
+        // Post what this rank offers once its stream has written it; after the barrier
+        // every post is there to read. Every rank reaches both barriers, failed or not.
+        let ready = self.stream.synchronize().map_err(gpu_err);
+        hub.posted.lock().unwrap_or_else(|e| e.into_inner())[self.rank] = Posted::of(&ops);
+        hub.barrier.wait();
+        let all = hub.posted.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let copied = match ready {
+            Ok(()) => self.receive(&ops, &all),
+            Err(e) => Err(e),
+        };
+        let done = self.stream.synchronize().map_err(gpu_err);
+        hub.barrier.wait();
+        copied.and(done)
+    }
+
+    /// This rank's part of an exchange on a shared GPU: it copies what it receives.
+    fn receive(&self, ops: &[Op], all: &[Posted]) -> Result<()> {
+        let (mut gather, mut cast) = (0, 0);
+        let mut from_each = vec![0usize; self.world];
+        for op in ops {
+            match *op {
+                Op::Gather { src, dst } => {
+                    for (q, posted) in all.iter().enumerate() {
+                        let from = *posted
+                            .gathers
+                            .get(gather)
+                            .ok_or_else(|| mismatch("the number of all-gathers"))?;
+                        if from.bytes != src.bytes {
+                            return Err(mismatch("an all-gather's length"));
+                        }
+                        let at = dst + (q * src.bytes) as u64;
+                        if from.ptr != at {
+                            self.copy(at, from)?;
+                        }
+                    }
+                    gather += 1;
+                }
+                Op::Send { .. } => {}
+                Op::Recv { from, dst } => {
+                    let nth = from_each[from];
+                    from_each[from] += 1;
+                    let (_, sent) = all[from]
+                        .sends
+                        .iter()
+                        .filter(|(to, _)| *to == self.rank)
+                        .nth(nth)
+                        .copied()
+                        .ok_or_else(|| mismatch("who sends what"))?;
+                    if sent.bytes != dst.bytes {
+                        return Err(mismatch("a send's length"));
+                    }
+                    self.copy(dst.ptr, sent)?;
+                }
+                Op::Cast { root, dst, .. } => {
+                    let from = all[root]
+                        .casts
+                        .get(cast)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| mismatch("a broadcast's root"))?;
+                    if from.bytes != dst.bytes {
+                        return Err(mismatch("a broadcast's length"));
+                    }
+                    if from.ptr != dst.ptr {
+                        self.copy(dst.ptr, from)?;
+                    }
+                    cast += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies `src` to `dst` on this rank's stream.
+    fn copy(&self, dst: u64, src: Piece) -> Result<()> {
+        if src.bytes == 0 || dst == src.ptr {
+            return Ok(());
+        }
+        // SAFETY: both pieces lie in live allocations on this GPU for the whole exchange:
+        // borrowed by their operations (or groups) until it ends, which waits for the
+        // copies on a shared GPU; a team of one copies in its stream's order.
+        unsafe {
+            cudarc::driver::result::memcpy_dtod_async(
+                dst,
+                src.ptr,
+                src.bytes,
+                self.stream.cu_stream(),
+            )
+        }
+        .map_err(gpu_err)
+    }
+}
+
+/// Several exchanges of a team as one; see [`Link::group`].
+pub struct Group<'g> {
+    link: &'g Link,
+    nccl: Option<cudarc::nccl::Group<'g>>,
+    ops: Vec<Op>,
+    ended: bool,
+}
+
+impl<'g> Group<'g> {
+    /// `data` to rank `peer` (which receives it in a group of its own).
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when NCCL refuses it.
+    pub fn send<'s: 'g, T: NcclType>(&mut self, data: CudaView<'s, T>, peer: usize) -> Result<()> {
+        match &mut self.nccl {
+            Some(g) => g.send(data, peer as i32).map_err(nccl_err),
+            None => {
+                let src = piece(&data, &self.link.stream);
+                self.ops.push(Op::Send { to: peer, src });
+                Ok(())
+            }
+        }
+    }
+
+    /// What rank `peer` sends this rank in its group, into `buf`.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when NCCL refuses it.
+    pub fn recv<'r: 'g, T: NcclType>(
+        &mut self,
+        mut buf: CudaViewMut<'r, T>,
+        peer: usize,
+    ) -> Result<()> {
+        match &mut self.nccl {
+            Some(g) => g.recv(buf, peer as i32).map(drop).map_err(nccl_err),
+            None => {
+                let dst = piece_mut(&mut buf, &self.link.stream);
+                self.ops.push(Op::Recv { from: peer, dst });
+                Ok(())
+            }
+        }
+    }
+
+    /// As [`Link::all_gather`], in the group.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when NCCL refuses it.
+    pub fn all_gather<'s: 'g, 'r: 'g, T: NcclType>(
+        &mut self,
+        send: CudaView<'s, T>,
+        mut recv: CudaViewMut<'r, T>,
+    ) -> Result<()> {
+        match &mut self.nccl {
+            Some(g) => g.all_gather(send, recv).map(drop).map_err(nccl_err),
+            None => {
+                let src = piece(&send, &self.link.stream);
+                let dst = piece_mut(&mut recv, &self.link.stream);
+                if dst.bytes < src.bytes * self.link.world {
+                    return Err(mismatch("an all-gather's length"));
+                }
+                self.ops.push(Op::Gather { src, dst: dst.ptr });
+                Ok(())
+            }
+        }
+    }
+
+    /// Makes the group's exchanges.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] or [`Error::Gpu`] when they fail on a shared GPU (NCCL's group end
+    /// panics on failure, as cudarc has it).
+    pub fn end(mut self) -> Result<()> {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if std::mem::replace(&mut self.ended, true) {
+            return Ok(());
+        }
+        match self.nccl.take() {
+            Some(g) => {
+                drop(g);
+                Ok(())
+            }
+            None => self.link.exchange(std::mem::take(&mut self.ops)),
+        }
+    }
+}
+
+impl Drop for Group<'_> {
+    fn drop(&mut self) {
+        // A group left early (an error on the way) still meets the other ranks, who would
+        // wait for it forever; the error that left it is the one reported.
+        let _ = self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cuda::team::{self, TeamSpec};
+
+    /// What each rank `r` of a team of `w` must hold after the exchanges of
+    /// `shared_links_exchange_like_nccl`, worked out on the host.
+    fn expected(r: usize, w: usize) -> Vec<u64> {
+        let mut out = Vec::new();
+        for q in 0..w as u64 {
+            out.extend([q * 10, q * 10 + 1]);
+        }
+        out.extend([7 + (w as u64 - 1); 3]);
+        out.extend([(w - 1) as u64, 0, 5]);
+        if w > 1 {
+            let prev = (r + w - 1) % w;
+            out.extend((0..=prev as u64).map(|i| 100 * prev as u64 + i));
+            out.extend(0..w as u64);
+        }
+        out
+    }
+
+    /// Ranks sharing GPU 0 (and a team of one) gather, broadcast, reduce and pass a ring
+    /// of sends in a group, with every length its own; each rank's results against the
+    /// host's.
+    #[test]
+    fn shared_links_exchange_like_nccl() {
+        if crate::cuda::test_gpu().is_none() {
+            return;
+        }
+        for w in [1, 3, 4] {
+            let spec = TeamSpec::on_one_gpu(0, w);
+            let got = team::run(&spec, (0..w).collect(), |m, r: usize| {
+                let (gpu, link) = (&m.gpu, &m.link);
+                let mut out = Vec::new();
+                let mine = gpu.upload(&[r as u32 * 10, r as u32 * 10 + 1])?;
+                let mut all = gpu.zeros::<u32>(2 * w)?;
+                link.all_gather(&mine, &mut all)?;
+                let mut h = vec![0u32; 2 * w];
+                gpu.download_into(&all, &mut h)?;
+                out.extend(h.iter().map(|&v| u64::from(v)));
+
+                let root = w - 1;
+                let src = gpu.upload(&[7 + r as u64; 3])?;
+                let mut cast = gpu.zeros::<u64>(3)?;
+                link.broadcast((r == root).then_some(&src), &mut cast, root)?;
+                let mut h = [0u64; 3];
+                gpu.download_into(&cast, &mut h)?;
+                out.extend(h);
+
+                let mut most = gpu.upload(&[r as f64, -(r as f64)])?;
+                link.all_reduce_in_place(&mut most, Reduce::Max)?;
+                let mut least = gpu.upload(&[r as u64 + 5])?;
+                link.all_reduce_in_place(&mut least, Reduce::Min)?;
+                let (mut a, mut b) = ([0f64; 2], [0u64]);
+                gpu.download_into(&most, &mut a)?;
+                gpu.download_into(&least, &mut b)?;
+                out.extend([a[0] as u64, a[1] as u64, b[0]]);
+
+                if w > 1 {
+                    // Rank r sends r + 1 values to the next; an all-gather rides along.
+                    let prev = (r + w - 1) % w;
+                    let send: Vec<u32> = (0..=r as u32).map(|i| 100 * r as u32 + i).collect();
+                    let send = gpu.upload(&send)?;
+                    let mut recv = gpu.zeros::<u32>(prev + 1)?;
+                    let one = gpu.upload(&[r as u32])?;
+                    let mut ranks = gpu.zeros::<u32>(w)?;
+                    let mut group = link.group();
+                    group.recv(recv.slice_mut(..prev + 1), prev)?;
+                    group.all_gather(one.slice(..), ranks.slice_mut(..))?;
+                    group.send(send.slice(..), (r + 1) % w)?;
+                    group.end()?;
+                    let mut h = vec![0u32; prev + 1];
+                    gpu.download_into(&recv, &mut h)?;
+                    out.extend(h.iter().map(|&v| u64::from(v)));
+                    let mut h = vec![0u32; w];
+                    gpu.download_into(&ranks, &mut h)?;
+                    out.extend(h.iter().map(|&v| u64::from(v)));
+                }
+                Ok(out)
+            })
+            .unwrap();
+            for (r, g) in got.iter().enumerate() {
+                assert_eq!(*g, expected(r, w), "rank {r} of {w}");
+            }
+        }
+    }
+}
