@@ -13,7 +13,7 @@
 //! slow, and correct for any order of exchanges that NCCL accepts in which every rank
 //! enters every exchange, groups included.
 
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use cudarc::driver::{
     CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr,
@@ -47,16 +47,71 @@ enum Way {
 
 /// Where the ranks sharing a GPU meet.
 pub(crate) struct Hub {
-    barrier: Barrier,
+    world: usize,
+    meeting: Mutex<Meeting>,
+    met: Condvar,
     posted: Mutex<Vec<Posted>>,
+}
+
+/// The state of the hub's barrier: ranks arrived at the current meeting, meetings held,
+/// and whether a rank has left the team (ended, most likely on an error).
+#[derive(Default)]
+struct Meeting {
+    arrived: usize,
+    held: u64,
+    left: bool,
+}
+
+/// What a rank waiting for a rank that left hears. The team reports the leaver's own
+/// error in its place ([`departed`]).
+const DEPARTED: &str = "another rank of the team stopped before this exchange";
+
+/// Whether `e` only says that another rank stopped (its own error says why).
+pub(crate) fn departed(e: &Error) -> bool {
+    matches!(e, Error::Nccl(m) if m == DEPARTED)
 }
 
 impl Hub {
     pub(crate) fn new(world: usize) -> Arc<Hub> {
         Arc::new(Hub {
-            barrier: Barrier::new(world),
+            world,
+            meeting: Mutex::new(Meeting::default()),
+            met: Condvar::new(),
             posted: Mutex::new(vec![Posted::default(); world]),
         })
+    }
+
+    /// Waits until every rank has come, as a barrier; an error, instead of waiting
+    /// forever, once a rank has left the team.
+    fn meet(&self) -> Result<()> {
+        let mut m = self.meeting.lock().unwrap_or_else(|e| e.into_inner());
+        if m.left {
+            return Err(Error::Nccl(DEPARTED.into()));
+        }
+        m.arrived += 1;
+        if m.arrived == self.world {
+            m.arrived = 0;
+            m.held += 1;
+            self.met.notify_all();
+            return Ok(());
+        }
+        let this = m.held;
+        while m.held == this && !m.left {
+            m = self.met.wait(m).unwrap_or_else(|e| e.into_inner());
+        }
+        if m.held == this {
+            return Err(Error::Nccl(DEPARTED.into()));
+        }
+        Ok(())
+    }
+
+    /// A rank is done (its link dropped): those waiting for it, now or later, stop.
+    /// After a team's last exchange nobody waits, so a rank that finishes disturbs no
+    /// one.
+    fn leave(&self) {
+        let mut m = self.meeting.lock().unwrap_or_else(|e| e.into_inner());
+        m.left = true;
+        self.met.notify_all();
     }
 }
 
@@ -295,99 +350,33 @@ impl Link {
             unreachable!("exchange is the shared GPU's way")
         };
         if self.world == 1 {
-            // No one else: an all-gather or a broadcast is a copy, at most.
-            for op in &ops {
-                match *op {
-                    Op::Gather { src, dst } => self.copy(dst, src)?,
-                    Op::Cast {
-                        src: Some(src),
-                        dst,
-                        ..
-                    } => self.copy(dst.ptr, src)?,
-                    Op::Cast { src: None, .. } => return Err(mismatch("a broadcast's root")),
-                    Op::Send { .. } | Op::Recv { .. } => return Err(mismatch("a peer")),
-                }
-            }
-            return Ok(());
+            // No one else: an all-gather or a broadcast is a copy, at most, in the
+            // stream's order.
+            let copies = plan(0, &ops, &[Posted::of(&ops)])?;
+            return copies
+                .into_iter()
+                .try_for_each(|(dst, src)| self.copy(dst, src));
         }
         // Post what this rank offers once its stream has written it; after the barrier
         // every post is there to read. Every rank reaches both barriers, failed or not.
         let ready = self.stream.synchronize().map_err(gpu_err);
         hub.posted.lock().unwrap_or_else(|e| e.into_inner())[self.rank] = Posted::of(&ops);
-        hub.barrier.wait();
+        hub.meet()?;
         let all = hub.posted.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let copied = match ready {
-            Ok(()) => self.receive(&ops, &all),
-            Err(e) => Err(e),
-        };
+        let copied = ready
+            .and_then(|()| plan(self.rank, &ops, &all))
+            .and_then(|copies| {
+                copies
+                    .into_iter()
+                    .try_for_each(|(dst, src)| self.copy(dst, src))
+            });
         let done = self.stream.synchronize().map_err(gpu_err);
-        hub.barrier.wait();
+        hub.meet()?;
         copied.and(done)
-    }
-
-    /// This rank's part of an exchange on a shared GPU: it copies what it receives.
-    fn receive(&self, ops: &[Op], all: &[Posted]) -> Result<()> {
-        let (mut gather, mut cast) = (0, 0);
-        let mut from_each = vec![0usize; self.world];
-        for op in ops {
-            match *op {
-                Op::Gather { src, dst } => {
-                    for (q, posted) in all.iter().enumerate() {
-                        let from = *posted
-                            .gathers
-                            .get(gather)
-                            .ok_or_else(|| mismatch("the number of all-gathers"))?;
-                        if from.bytes != src.bytes {
-                            return Err(mismatch("an all-gather's length"));
-                        }
-                        let at = dst + (q * src.bytes) as u64;
-                        if from.ptr != at {
-                            self.copy(at, from)?;
-                        }
-                    }
-                    gather += 1;
-                }
-                Op::Send { .. } => {}
-                Op::Recv { from, dst } => {
-                    let nth = from_each[from];
-                    from_each[from] += 1;
-                    let (_, sent) = all[from]
-                        .sends
-                        .iter()
-                        .filter(|(to, _)| *to == self.rank)
-                        .nth(nth)
-                        .copied()
-                        .ok_or_else(|| mismatch("who sends what"))?;
-                    if sent.bytes != dst.bytes {
-                        return Err(mismatch("a send's length"));
-                    }
-                    self.copy(dst.ptr, sent)?;
-                }
-                Op::Cast { root, dst, .. } => {
-                    let from = all[root]
-                        .casts
-                        .get(cast)
-                        .copied()
-                        .flatten()
-                        .ok_or_else(|| mismatch("a broadcast's root"))?;
-                    if from.bytes != dst.bytes {
-                        return Err(mismatch("a broadcast's length"));
-                    }
-                    if from.ptr != dst.ptr {
-                        self.copy(dst.ptr, from)?;
-                    }
-                    cast += 1;
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Copies `src` to `dst` on this rank's stream.
     fn copy(&self, dst: u64, src: Piece) -> Result<()> {
-        if src.bytes == 0 || dst == src.ptr {
-            return Ok(());
-        }
         // SAFETY: both pieces lie in live allocations on this GPU for the whole exchange:
         // borrowed by their operations (or groups) until it ends, which waits for the
         // copies on a shared GPU; a team of one copies in its stream's order.
@@ -400,6 +389,82 @@ impl Link {
             )
         }
         .map_err(gpu_err)
+    }
+}
+
+/// The copies that make rank `rank`'s part of an exchange on a shared GPU (`ops`, given
+/// every rank's posts `all`): (destination, source) pairs, none for data already in place.
+///
+/// # Errors
+/// [`Error::Nccl`] where the ranks' operations do not match.
+fn plan(rank: usize, ops: &[Op], all: &[Posted]) -> Result<Vec<(u64, Piece)>> {
+    let mut copies = Vec::new();
+    let mut push = |dst: u64, src: Piece| {
+        if src.bytes > 0 && dst != src.ptr {
+            copies.push((dst, src));
+        }
+    };
+    let (mut gather, mut cast) = (0, 0);
+    let mut from_each = vec![0usize; all.len()];
+    for op in ops {
+        match *op {
+            Op::Gather { src, dst } => {
+                for (q, posted) in all.iter().enumerate() {
+                    let from = *posted
+                        .gathers
+                        .get(gather)
+                        .ok_or_else(|| mismatch("the number of all-gathers"))?;
+                    if from.bytes != src.bytes {
+                        return Err(mismatch("an all-gather's length"));
+                    }
+                    push(dst + (q * src.bytes) as u64, from);
+                }
+                gather += 1;
+            }
+            Op::Send { to, .. } if to >= all.len() => return Err(mismatch("a peer")),
+            Op::Send { .. } => {}
+            Op::Recv { from, dst } => {
+                let nth = from_each
+                    .get_mut(from)
+                    .map(|n| std::mem::replace(n, *n + 1))
+                    .ok_or_else(|| mismatch("a peer"))?;
+                let (_, sent) = all[from]
+                    .sends
+                    .iter()
+                    .filter(|(to, _)| *to == rank)
+                    .nth(nth)
+                    .copied()
+                    .ok_or_else(|| mismatch("who sends what"))?;
+                if sent.bytes != dst.bytes {
+                    return Err(mismatch("a send's length"));
+                }
+                push(dst.ptr, sent);
+            }
+            Op::Cast { root, dst, .. } => {
+                let from = all
+                    .get(root)
+                    .ok_or_else(|| mismatch("a broadcast's root"))?
+                    .casts
+                    .get(cast)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| mismatch("a broadcast's root"))?;
+                if from.bytes != dst.bytes {
+                    return Err(mismatch("a broadcast's length"));
+                }
+                push(dst.ptr, from);
+                cast += 1;
+            }
+        }
+    }
+    Ok(copies)
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        if let Way::Shared(hub) = &self.way {
+            hub.leave();
+        }
     }
 }
 
@@ -504,6 +569,207 @@ impl Drop for Group<'_> {
 mod tests {
     use super::*;
     use crate::cuda::team::{self, TeamSpec};
+
+    fn at(ptr: u64, bytes: usize) -> Piece {
+        Piece { ptr, bytes }
+    }
+
+    /// An all-gather lands each rank's piece at its offset, skipping the rank's own
+    /// where it is already there; a receive takes the nth piece the peer sent to this
+    /// rank, whatever it sent to others in between; a broadcast takes the root's.
+    #[test]
+    fn plan_finds_each_piece() {
+        let all = [
+            Posted {
+                gathers: vec![at(1000, 8)],
+                sends: vec![(2, at(50, 4)), (1, at(60, 4)), (1, at(70, 2))],
+                casts: vec![None],
+            },
+            Posted {
+                gathers: vec![at(2008, 8)],
+                sends: vec![],
+                casts: vec![Some(at(300, 16))],
+            },
+            Posted {
+                gathers: vec![at(3000, 8)],
+                sends: vec![],
+                casts: vec![None],
+            },
+        ];
+        let ops = [
+            Op::Gather {
+                src: at(2008, 8),
+                dst: 2000,
+            },
+            Op::Recv {
+                from: 0,
+                dst: at(90, 4),
+            },
+            Op::Recv {
+                from: 0,
+                dst: at(95, 2),
+            },
+            Op::Cast {
+                root: 1,
+                src: Some(at(300, 16)),
+                dst: at(300, 16),
+            },
+        ];
+        let got: Vec<(u64, u64, usize)> = plan(1, &ops, &all)
+            .unwrap()
+            .into_iter()
+            .map(|(d, p)| (d, p.ptr, p.bytes))
+            .collect();
+        assert_eq!(
+            got,
+            [(2000, 1000, 8), (2016, 3000, 8), (90, 60, 4), (95, 70, 2)]
+        );
+
+        // The root's own broadcast in place is no copy; elsewhere it is.
+        let ops = [Op::Cast {
+            root: 1,
+            src: None,
+            dst: at(400, 16),
+        }];
+        let got = plan(2, &ops, &all).unwrap();
+        assert_eq!((got[0].0, got[0].1.ptr), (400, 300));
+        // Empty pieces need no copy.
+        let empty = [Posted {
+            gathers: vec![at(5, 0)],
+            ..Posted::default()
+        }];
+        let ops = [Op::Gather {
+            src: at(5, 0),
+            dst: 9,
+        }];
+        assert!(plan(0, &ops, &empty).unwrap().is_empty());
+    }
+
+    /// Exchanges that do not match between ranks are errors, never a wrong copy.
+    #[test]
+    fn plan_refuses_mismatches() {
+        let one = |p: Posted| vec![p.clone(), p];
+        let gathered = one(Posted {
+            gathers: vec![at(0, 8)],
+            ..Posted::default()
+        });
+        let refused = |ops: &[Op], all: &[Posted], what: &str| {
+            let e = plan(0, ops, all).unwrap_err().to_string();
+            assert!(e.contains(what), "{e} lacks {what}");
+        };
+        let gather = |bytes| Op::Gather {
+            src: at(0, bytes),
+            dst: 100,
+        };
+        refused(&[gather(4)], &gathered, "an all-gather's length");
+        refused(
+            &[gather(8), gather(8)],
+            &gathered,
+            "the number of all-gathers",
+        );
+        let recv = |from, bytes| Op::Recv {
+            from,
+            dst: at(0, bytes),
+        };
+        refused(&[recv(1, 4)], &gathered, "who sends what");
+        refused(&[recv(5, 4)], &gathered, "a peer");
+        refused(
+            &[Op::Send {
+                to: 2,
+                src: at(0, 4),
+            }],
+            &gathered,
+            "a peer",
+        );
+        let sent = one(Posted {
+            sends: vec![(0, at(0, 8))],
+            ..Posted::default()
+        });
+        refused(&[recv(1, 4)], &sent, "a send's length");
+        let cast = |root, bytes| Op::Cast {
+            root,
+            src: None,
+            dst: at(0, bytes),
+        };
+        let cast_by_1 = vec![
+            Posted {
+                casts: vec![None],
+                ..Posted::default()
+            },
+            Posted {
+                casts: vec![Some(at(0, 8))],
+                ..Posted::default()
+            },
+        ];
+        refused(&[cast(1, 4)], &cast_by_1, "a broadcast's length");
+        refused(&[cast(0, 8)], &cast_by_1, "a broadcast's root");
+        refused(&[cast(3, 8)], &cast_by_1, "a broadcast's root");
+    }
+
+    /// The hub's barrier holds meeting after meeting; once a rank leaves, those waiting
+    /// for it, and those who come later, hear so instead of waiting forever; a rank that
+    /// leaves after the last meeting disturbs no one.
+    #[test]
+    fn hub_meets_and_hears_who_left() {
+        let hub = Hub::new(3);
+        std::thread::scope(|s| {
+            for _ in 0..3 {
+                let hub = &hub;
+                s.spawn(move || {
+                    for _ in 0..200 {
+                        hub.meet().unwrap();
+                    }
+                    hub.leave();
+                });
+            }
+        });
+        let hub = Hub::new(3);
+        let heard: Vec<Result<usize>> = std::thread::scope(|s| {
+            let ranks: Vec<_> = (0..3)
+                .map(|r| {
+                    let hub = &hub;
+                    s.spawn(move || {
+                        // Rank 2 stops after two meetings; the others try for ten.
+                        let want = if r == 2 { 2 } else { 10 };
+                        for _ in 0..want {
+                            if let Err(e) = hub.meet() {
+                                assert!(departed(&e), "{e}");
+                                return Err(e);
+                            }
+                        }
+                        hub.leave();
+                        Ok(r)
+                    })
+                })
+                .collect();
+            ranks.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(heard[0].is_err() && heard[1].is_err(), "{heard:?}");
+        assert_eq!(heard[2].as_ref().ok(), Some(&2));
+    }
+
+    /// A rank that fails before an exchange: the ranks sharing its GPU stop instead of
+    /// waiting for it, and the team reports the failed rank's own error.
+    #[test]
+    fn a_shared_team_reports_the_rank_that_failed() {
+        if crate::cuda::test_gpu().is_none() {
+            return;
+        }
+        let spec = TeamSpec::on_one_gpu(0, 3);
+        let got = team::run(&spec, (0..3).collect(), |m, r: usize| {
+            if r == 1 {
+                return Err(Error::InvalidArgument("rank 1 gives up".into()));
+            }
+            let mine = m.gpu.upload(&[r as u32])?;
+            let mut all = m.gpu.zeros::<u32>(3)?;
+            m.link.all_gather(&mine, &mut all)?;
+            Ok(r)
+        });
+        match got {
+            Err(Error::InvalidArgument(m)) => assert_eq!(m, "rank 1 gives up"),
+            other => panic!("{other:?}"),
+        }
+    }
 
     /// What each rank `r` of a team of `w` must hold after the exchanges of
     /// `shared_links_exchange_like_nccl`, worked out on the host.

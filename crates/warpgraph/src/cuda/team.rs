@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use cudarc::nccl::{Comm, Id};
 
-use super::link::{Hub, Link, Reduce};
+use super::link::{departed, Hub, Link, Reduce};
 use super::Gpu;
 use crate::error::{Error, Result};
 
@@ -263,10 +263,14 @@ pub fn run<I: Send, R: Send>(
                 let work = &work;
                 let hub = hub.clone();
                 s.spawn(move || -> Result<R> {
-                    gpu.bind()?;
                     let rank = spec.first_rank + i;
-                    let link = match (hub, id) {
-                        (Some(hub), _) => Link::shared(hub, rank, spec.world, gpu.stream().clone()),
+                    // A shared link first: should this rank fail from here on, dropping
+                    // it tells the other ranks, which would otherwise wait for it.
+                    let shared =
+                        hub.map(|hub| Link::shared(hub, rank, spec.world, gpu.stream().clone()));
+                    gpu.bind()?;
+                    let link = match (shared, id) {
+                        (Some(link), _) => link,
                         (None, Some(id)) => Link::nccl(
                             Comm::from_rank(gpu.stream().clone(), rank, spec.world, id)
                                 .map_err(nccl_err)?,
@@ -293,7 +297,18 @@ pub fn run<I: Send, R: Send>(
             })
             .collect()
     });
-    results.into_iter().collect()
+    let (mut values, mut errors) = (Vec::new(), Vec::new());
+    for r in results {
+        match r {
+            Ok(v) => values.push(v),
+            Err(e) => errors.push(e),
+        }
+    }
+    // A failed rank's own error says why; the ranks sharing its GPU only that it stopped.
+    match errors.iter().position(|e| !departed(e)) {
+        Some(i) => Err(errors.swap_remove(i)),
+        None => errors.into_iter().next().map_or(Ok(values), Err),
+    }
 }
 
 /// The GPUs of this process that a team is using, released on drop.
