@@ -454,20 +454,21 @@ extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 w
 
 // Bottom-up: a lane per vertex of this rank, a warp per word; an unvisited vertex with an
 // in-neighbour in the frontier joins the next frontier (its bit set by the warp's ballot,
-// no atomics), the first such in-neighbour its parent.
+// no atomics), the first such in-neighbour its parent. `same` says that `off` is `roff`
+// (an undirected graph): a new vertex's out-degree is then its row's length, no load.
 extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 nl, u32 lo_word,
                                           u32 seg, const u32* front, const u32* visited, u32* own,
                                           u32* depth, u32* parent, u32 level, const u64* off,
-                                          u64* stats) {
+                                          u32 same, u64* stats) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     u64 found_all = 0, arcs_all = 0;
     for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 v = w * 32 + lane;
         u32 p = UNREACHED;
-        u64 rest = 0, end = 0;  // the arcs left for the warp: rest..end
+        u64 rest = 0, end = 0, start = 0;  // the arcs left for the warp: rest..end
         if (v < nl && !(visited[lo_word + w] & (1u << lane))) {
-            u64 a = roff[v];
+            u64 a = start = roff[v];
             end = roff[v + 1];
             u64 mine = min(end, a + NARROW);
             for (; a < mine && p == UNREACHED; a += UNROLL) {
@@ -505,7 +506,7 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
             depth[v] = level + 1;
             parent[v] = p;
             found_all++;
-            arcs_all += off[v + 1] - off[v];
+            arcs_all += same ? end - start : off[v + 1] - off[v];
         }
     }
     block_add(found_all, arcs_all, stats);

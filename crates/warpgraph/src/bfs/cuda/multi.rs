@@ -632,6 +632,9 @@ struct RankState {
     host: HostLevels,
     seeds: CudaSlice<u32>,
     blocks: u32,
+    /// The bottom-up kernel's grid: every block resident at once (a block left for a
+    /// second wave would double its warps' share of the time).
+    bottom_up_blocks: u32,
 }
 
 /// The counters a level adds to (the kernels' COUNTERS), zero when a level starts
@@ -773,6 +776,17 @@ impl RankState {
             visit: f("mbfs_visit")?,
             seed: f("mbfs_seed")?,
         };
+        let per_sm = k
+            .bottom_up
+            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
+            .map_err(gpu_err)?
+            .min(8);
+        if per_sm == 0 {
+            return Err(Error::Gpu(
+                "mbfs_bottom_up cannot run on this GPU: no block fits a multiprocessor".into(),
+            ));
+        }
+        let bottom_up_blocks = gpu.info().multiprocessors * per_sm;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
             let base = off[0];
@@ -887,6 +901,7 @@ impl RankState {
                 ))
                 .map_err(gpu_err)?,
             blocks: gpu.info().multiprocessors * 8,
+            bottom_up_blocks,
             k,
         };
         Ok((state, gpu.upload(&own_deg)?))
@@ -1137,6 +1152,7 @@ impl RankState {
 
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
+        let same = u32::from(self.incoming.is_none());
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
         b.arg(roff)
             .arg(rtgt)
@@ -1150,10 +1166,12 @@ impl RankState {
             .arg(&mut self.parent)
             .arg(&level)
             .arg(&self.out.0)
+            .arg(&same)
             .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
-        // entries, the bitmaps every word; targets are vertices below n.
-        unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        // entries, the bitmaps every word; targets are vertices below n; `same` says
+        // whether roff is out.0.
+        unsafe { b.launch(launch_config(self.bottom_up_blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
     }
 
