@@ -706,43 +706,47 @@ mod tests {
         refused(&[cast(3, 8)], &cast_by_1, "a broadcast's root");
     }
 
+    /// Runs rank `r`'s part (`part(hub, r)`) for each of 3 ranks on one hub, each on its
+    /// own thread, and returns what each ended with; a rank still waiting after 20 s fails
+    /// the test rather than hanging it.
+    fn three_ranks<T: Send + 'static>(part: fn(&Hub, usize) -> T) -> Vec<T> {
+        let hub = Hub::new(3);
+        let (tx, rx) = std::sync::mpsc::channel();
+        for r in 0..3 {
+            let (hub, tx) = (hub.clone(), tx.clone());
+            std::thread::spawn(move || tx.send((r, part(&hub, r))));
+        }
+        let mut got: Vec<Option<T>> = (0..3).map(|_| None).collect();
+        for _ in 0..3 {
+            let (r, t) = rx
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .expect("a rank still waits at the hub after 20 s");
+            got[r] = Some(t);
+        }
+        got.into_iter().flatten().collect()
+    }
+
     /// The hub's barrier holds meeting after meeting; once a rank leaves, those waiting
     /// for it, and those who come later, hear so instead of waiting forever; a rank that
     /// leaves after the last meeting disturbs no one.
     #[test]
     fn hub_meets_and_hears_who_left() {
-        let hub = Hub::new(3);
-        std::thread::scope(|s| {
-            for _ in 0..3 {
-                let hub = &hub;
-                s.spawn(move || {
-                    for _ in 0..200 {
-                        hub.meet().unwrap();
-                    }
-                    hub.leave();
-                });
-            }
+        let all = three_ranks(|hub, _| {
+            let met = (0..200).all(|_| hub.meet().is_ok());
+            hub.leave();
+            met
         });
-        let hub = Hub::new(3);
-        let heard: Vec<Result<usize>> = std::thread::scope(|s| {
-            let ranks: Vec<_> = (0..3)
-                .map(|r| {
-                    let hub = &hub;
-                    s.spawn(move || {
-                        // Rank 2 stops after two meetings; the others try for ten.
-                        let want = if r == 2 { 2 } else { 10 };
-                        for _ in 0..want {
-                            if let Err(e) = hub.meet() {
-                                assert!(departed(&e), "{e}");
-                                return Err(e);
-                            }
-                        }
-                        hub.leave();
-                        Ok(r)
-                    })
-                })
-                .collect();
-            ranks.into_iter().map(|h| h.join().unwrap()).collect()
+        assert_eq!(all, [true; 3]);
+        // Rank 2 stops after two meetings; the others try for ten.
+        let heard = three_ranks(|hub, r| {
+            for _ in 0..if r == 2 { 2 } else { 10 } {
+                if let Err(e) = hub.meet() {
+                    assert!(departed(&e), "{e}");
+                    return Err(e);
+                }
+            }
+            hub.leave();
+            Ok(r)
         });
         assert!(heard[0].is_err() && heard[1].is_err(), "{heard:?}");
         assert_eq!(heard[2].as_ref().ok(), Some(&2));
