@@ -352,10 +352,7 @@ impl Link {
         if self.world == 1 {
             // No one else: an all-gather or a broadcast is a copy, at most, in the
             // stream's order.
-            let copies = plan(0, &ops, &[Posted::of(&ops)])?;
-            return copies
-                .into_iter()
-                .try_for_each(|(dst, src)| self.copy(dst, src));
+            return self.copy_planned(&ops, &[Posted::of(&ops)]);
         }
         // Post what this rank offers once its stream has written it; after the barrier
         // every post is there to read. Every rank reaches both barriers, failed or not.
@@ -363,16 +360,18 @@ impl Link {
         hub.posted.lock().unwrap_or_else(|e| e.into_inner())[self.rank] = Posted::of(&ops);
         hub.meet()?;
         let all = hub.posted.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let copied = ready
-            .and_then(|()| plan(self.rank, &ops, &all))
-            .and_then(|copies| {
-                copies
-                    .into_iter()
-                    .try_for_each(|(dst, src)| self.copy(dst, src))
-            });
+        let copied = ready.and_then(|()| self.copy_planned(&ops, &all));
         let done = self.stream.synchronize().map_err(gpu_err);
         hub.meet()?;
         copied.and(done)
+    }
+
+    /// This rank's part of an exchange on a shared GPU, given every rank's posts: the
+    /// copies [`plan`] finds, on this rank's stream.
+    fn copy_planned(&self, ops: &[Op], all: &[Posted]) -> Result<()> {
+        plan(self.rank, ops, all)?
+            .into_iter()
+            .try_for_each(|(dst, src)| self.copy(dst, src))
     }
 
     /// Copies `src` to `dst` on this rank's stream.

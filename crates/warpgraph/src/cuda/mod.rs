@@ -309,6 +309,32 @@ impl Gpu {
             .map_err(|e| Error::Gpu(format!("kernel {name} of {}.cu: {e}", kernels.name)))
     }
 
+    /// A grid of `f` (`name` in errors) whose blocks of `threads` threads are all resident
+    /// at once: as many per multiprocessor as fit, at most `cap`, on every multiprocessor
+    /// (a block left for a second wave would double its warps' share of a grid-stride
+    /// loop's time, and a grid barrier would never be passed).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] where no block fits a multiprocessor.
+    pub(crate) fn resident_grid(
+        &self,
+        f: &CudaFunction,
+        name: &str,
+        threads: u32,
+        cap: u32,
+    ) -> Result<u32> {
+        let per_sm = f
+            .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
+            .map_err(gpu_err)?
+            .min(cap);
+        if per_sm == 0 {
+            return Err(Error::Gpu(format!(
+                "{name} cannot run on this GPU: no block of {threads} threads fits a multiprocessor"
+            )));
+        }
+        Ok(per_sm * self.info.multiprocessors)
+    }
+
     /// Copies `data` to a new device buffer.
     pub(crate) fn upload<T: DeviceRepr>(&self, data: &[T]) -> Result<CudaSlice<T>> {
         if data.is_empty() {

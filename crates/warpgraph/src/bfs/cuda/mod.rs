@@ -270,17 +270,7 @@ impl GpuBfs {
         } else {
             None
         };
-        let per_sm = k
-            .enterprise
-            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
-            .map_err(gpu_err)?
-            .min(BLOCKS_PER_SM);
-        if per_sm == 0 {
-            return Err(Error::Gpu(
-                "bfs_enterprise cannot run on this GPU: no block fits a multiprocessor".into(),
-            ));
-        }
-        let blocks = per_sm * gpu.info().multiprocessors;
+        let blocks = gpu.resident_grid(&k.enterprise, "bfs_enterprise", THREADS, BLOCKS_PER_SM)?;
         let in_arcs = if g.is_directed() {
             g.incoming()
         } else {

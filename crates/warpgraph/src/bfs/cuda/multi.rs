@@ -632,8 +632,7 @@ struct RankState {
     host: HostLevels,
     seeds: CudaSlice<u32>,
     blocks: u32,
-    /// The bottom-up kernel's grid: every block resident at once (a block left for a
-    /// second wave would double its warps' share of the time).
+    /// The bottom-up kernel's grid: every block resident at once ([`Gpu::resident_grid`]).
     bottom_up_blocks: u32,
 }
 
@@ -776,17 +775,7 @@ impl RankState {
             visit: f("mbfs_visit")?,
             seed: f("mbfs_seed")?,
         };
-        let per_sm = k
-            .bottom_up
-            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
-            .map_err(gpu_err)?
-            .min(8);
-        if per_sm == 0 {
-            return Err(Error::Gpu(
-                "mbfs_bottom_up cannot run on this GPU: no block fits a multiprocessor".into(),
-            ));
-        }
-        let bottom_up_blocks = gpu.info().multiprocessors * per_sm;
+        let bottom_up_blocks = gpu.resident_grid(&k.bottom_up, "mbfs_bottom_up", THREADS, 8)?;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
             let base = off[0];
