@@ -139,3 +139,63 @@ __device__ __forceinline__ void write_offsets(const u64* off, const u32* list, u
         base += off[v + 1] - off[v];
     }
 }
+
+// Bottom-up BFS on bitmaps (bfs.cu's tuned search, multi.cu's teams): a warp takes the 32
+// vertices of one bitmap word, a lane each.
+
+// In-arcs a lane scans itself; a vertex with more and no parent among them has the rest
+// scanned by its whole warp, 32 arcs a step.
+#define BU_NARROW 32
+// Loads a lane has in flight in its own scan.
+#define BU_UNROLL 4
+
+// Bit u of a bitmap; with L2, read through L2 (a bitmap written during the same launch,
+// which this SM's L1 may hold an old copy of).
+template <bool L2>
+__device__ __forceinline__ bool bit_of(const u32* bits, u32 u) {
+    u32 w = L2 ? __ldcg(bits + u / 32) : bits[u / 32];
+    return (w >> (u % 32)) & 1;
+}
+
+// The parent search of one word's vertices; every lane of the warp calls it. A lane with
+// `open` (an unvisited vertex) scans its vertex's in-arcs rtgt[start, end) in order and
+// returns the first in-neighbour it finds in the frontier bitmap `front`, or 0xffffffff
+// when there is none: BU_NARROW arcs on its own (BU_UNROLL loads in flight), the rest of
+// a wider vertex with the whole warp, 32 arcs a step, one vertex after another.
+template <bool L2>
+__device__ __forceinline__ u32 bottom_up_lanes(const u32* rtgt, u64 start, u64 end, bool open,
+                                               const u32* front) {
+    const u32 none = 0xffffffffu, all = 0xffffffffu;
+    u32 lane = threadIdx.x & 31;
+    u32 p = none;
+    u64 rest = end;  // the arcs left for the warp: rest..end
+    if (open) {
+        u64 a = start, mine = min(end, start + BU_NARROW);
+        for (; a < mine && p == none; a += BU_UNROLL) {
+            u32 u[BU_UNROLL];
+#pragma unroll
+            for (int k = 0; k < BU_UNROLL; k++) u[k] = a + k < mine ? rtgt[a + k] : none;
+            bool hit[BU_UNROLL];
+#pragma unroll
+            for (int k = 0; k < BU_UNROLL; k++) hit[k] = u[k] != none && bit_of<L2>(front, u[k]);
+#pragma unroll
+            for (int k = BU_UNROLL - 1; k >= 0; k--)
+                if (hit[k]) p = u[k];
+        }
+        if (p == none) rest = mine;
+    }
+    u32 todo = __ballot_sync(all, rest < end);
+    while (todo) {
+        u32 l = __ffs(todo) - 1;
+        todo &= todo - 1;
+        u64 wend = __shfl_sync(all, end, l);
+        u32 got = none;
+        for (u64 a = __shfl_sync(all, rest, l); a < wend && got == none; a += 32) {
+            u32 u = a + lane < wend ? rtgt[a + lane] : none;
+            u32 hits = __ballot_sync(all, u != none && bit_of<L2>(front, u));
+            if (hits) got = __shfl_sync(all, u, __ffs(hits) - 1);
+        }
+        if (lane == l) p = got;
+    }
+    return p;
+}

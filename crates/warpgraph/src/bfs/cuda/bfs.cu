@@ -521,6 +521,116 @@ __device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth,
     return (u32)total;
 }
 
+// Beyond the paper (tuned): bottom-up steps on bitmaps of `words` words, a bit per
+// vertex: `visited`, the level's frontier `cur` and the next one `nxt`. `never` holds the
+// vertices no arc leads to (no search reaches them) and the bits past n; a step passes
+// over them as over the visited. A warp takes 32 consecutive words at a time, its lanes
+// loading them at once, so that the words already all visited cost nothing more.
+
+// The bitmaps at the switch to bottom-up at `level`, from the status array: visited = the
+// reached vertices and `never`, cur = the frontier (depth == level), whose size the
+// block publishes as class 1.
+__device__ void bits_from_depth(const u32* depth, u32 n, u32 words, const u32* never,
+                                u32* visited, u32* cur, u32 level, u32* counts, u32* ticket) {
+    const u32 all = 0xffffffffu;
+    const int K = 8;  // words whose depths a warp has in flight
+    u32 lane = threadIdx.x & 31, warps = gridDim.x * blockDim.x / 32;
+    u32 mine[NCLASS] = {0, 0, 0, 0, 0};
+    for (u32 base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * 32; base < words;
+         base += 32 * warps) {
+        u32 seen = 0, front = 0;  // lane j: the bits of word base + j
+        for (u32 j = 0; j < 32 && base + j < words; j += K) {
+            u32 d[K];
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                u32 v = 32 * (base + j + k) + lane;
+                d[k] = base + j + k < words && v < n ? ld(depth + v) : UNVISITED;
+            }
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                u32 s = __ballot_sync(all, d[k] != UNVISITED), f = __ballot_sync(all, d[k] == level);
+                if (lane == j + k) {
+                    seen = s;
+                    front = f;
+                }
+            }
+        }
+        u32 w = base + lane;
+        if (w < words) {
+            visited[w] = seen | never[w];
+            cur[w] = front;
+            mine[1] += __popc(front);
+        }
+    }
+    publish_counts(mine, counts, ticket);
+}
+
+// A bottom-up step at `level` on the bitmaps: every unvisited vertex with an in-neighbour
+// in `cur` takes the first as its parent (bottom_up_lanes) and joins `nxt` and `visited`
+// (a warp's ballot writes a word whole: no atomics). Every word of nxt is written. The
+// block publishes the number of vertices it found as class 0.
+__device__ void bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words, u32* visited,
+                             const u32* cur, u32* nxt, u32* depth, u32* parent, u32 level,
+                             u32* counts, u32* ticket) {
+    const u32 all = 0xffffffffu;
+    u32 lane = threadIdx.x & 31, warps = gridDim.x * blockDim.x / 32;
+    u32 mine[NCLASS] = {0, 0, 0, 0, 0};
+    for (u32 base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * 32; base < words;
+         base += 32 * warps) {
+        u32 w = base + lane;
+        u32 seen = w < words ? ld(visited + w) : all;
+        u32 got = 0;  // lane j: the new bits of word base + j
+        for (u32 todo = __ballot_sync(all, seen != all); todo; todo &= todo - 1) {
+            u32 j = __ffs(todo) - 1;
+            u32 vis = __shfl_sync(all, seen, j);
+            u32 v = 32 * (base + j) + lane;
+            bool open = v < n && !((vis >> lane) & 1);
+            u64 start = 0, end = 0;
+            if (open) {
+                start = roff[v];
+                end = roff[v + 1];
+            }
+            u32 p = bottom_up_lanes<true>(rtgt, start, end, open, cur);
+            u32 word = __ballot_sync(all, p != UNVISITED);
+            if (lane == j) got = word;
+            if (p != UNVISITED) {
+                depth[v] = level + 1;
+                parent[v] = p;
+                mine[0]++;
+            }
+        }
+        if (w < words) {
+            nxt[w] = got;
+            if (got) visited[w] = seen | got;
+        }
+    }
+    publish_counts(mine, counts, ticket);
+}
+
+// The vertices of a bitmap, ascending, into out[]: each block counts the bits of its
+// equal part of the words (counts as class 0), a grid barrier, then each writes its part's
+// from its offset. Ends with a grid barrier (out complete everywhere).
+__device__ void list_bits(const u32* bits, u32 words, u32* out, u32* counts, u32* bar) {
+    __shared__ u64 scratch[WARPS_MAX];
+    u32 chunk = (words + gridDim.x - 1) / gridDim.x;
+    u32 begin = min(words, blockIdx.x * chunk), end = min(words, begin + chunk);
+    u32 mine[NCLASS] = {0, 0, 0, 0, 0};
+    for (u32 i = begin + threadIdx.x; i < end; i += blockDim.x) mine[0] += __popc(ld(bits + i));
+    publish_counts(mine, counts, bar + 2);
+    grid_sync(bar);
+    u32 at = ld(counts + blockIdx.x);
+    // Every thread of the block runs the same rounds (the scan's barriers need them all).
+    for (u32 round = begin; round < end; round += blockDim.x) {
+        u32 i = round + threadIdx.x;
+        u32 x = i < end ? ld(bits + i) : 0;
+        u64 total;
+        u32 slot = at + (u32)block_exclusive_scan64(__popc(x), scratch, &total);
+        for (; x; x &= x - 1) out[slot++] = 32 * i + __ffs(x) - 1;
+        at += (u32)total;
+    }
+    grid_sync(bar);
+}
+
 // A trace line: level, step kind (0 top-down, 1 switch, 2 bottom-up, 3 small frontier),
 // sizes, time.
 __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const Placed& p) {
@@ -549,8 +659,11 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 //   n / 16 vertices;
 // - a listed frontier of at most HUB_CACHE vertices that cannot trigger the switch to
 //   bottom-up is not classified at all: expand_flat expands it whole, one barrier a level;
-// - bottom-up queues start from the nlive vertices in live (those with an in-arc,
-//   ascending) rather than from all n;
+// - bottom-up steps run on bitmaps (visited, the frontier and the next one; `bits`, 3 *
+//   words words) instead of queues: a warp per 32 vertices, the frontier looked up in a
+//   bitmap that stays in L2 rather than in the status array; `never` marks the vertices
+//   without an in-arc, which no search reaches. Back to top-down, the new frontier is
+//   listed from its bitmap;
 // - the switch to bottom-up is decided from the frontier's hubs counted in hub_all (the
 //   graph's hubs_total hubs) by every block alike, so the level that switches skips its
 //   top-down classification pass.
@@ -558,7 +671,7 @@ extern "C" __global__ void __launch_bounds__(256)
 bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt, u32* depth,
                u32* parent, u32 n, u32* qa, u32* qb, u32* hubs, u32* counts, u32* bar,
                u64 tau, u32 hubs_total, u32 balance, u32 direction, u32 use_cache,
-               float gamma, u32 beta, u32 tuned, const u32* live, u32 nlive,
+               float gamma, u32 beta, u32 tuned, u32* bits, const u32* never,
                const u32* hub_all, u32* log, u32 log_cap, u32* lines_out) {
     // The bottom-up hub cache, or expand_flat's sums of degrees (never both at once).
     __shared__ u64 table[HUB_CACHE];
@@ -572,10 +685,9 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
     bool have_list = tuned;
     const u32* lst = q2;
     u32 listed = tuned ? 1 : 0;
-    // Where a bottom-up queue starts from: with tuned, only the vertices with an
-    // in-arc (live), since no other can ever be reached; otherwise every vertex.
-    const u32* cand = tuned ? live : 0;
-    u32 ncand = tuned ? nlive : n;
+    // With tuned, bottom-up steps run on bitmaps (bits_from_depth, bu_bits_step).
+    u32 words = (n + 31) / 32;
+    u32 *visited = bits, *cur = bits + words, *nxt = bits + 2 * words;
     Placed p;
     Scan sc;
     // One pass over the status array (list == 0) or a queue: count, barrier, place; then
@@ -589,25 +701,27 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         classify_place(cnt, p);
     };
     auto write = [&](u32* out) { classify_write(sc, p, out, hubs); };
-    // The explosion level (the switch to bottom-up): the unvisited vertices, in order,
-    // and the frontier's hubs, from one contiguous scan of the status array.
+    // The explosion level (the switch to bottom-up): with tuned, the bitmaps (and the
+    // frontier's size as class 1); otherwise the unvisited vertices, in order, and the
+    // frontier's hubs, from one contiguous scan of the status array.
     auto explode = [&]() {
-        count_place(1, cand, ncand, level, 0);
-        write(q);
-        grid_sync(bar);
+        if (tuned) {
+            u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
+            bits_from_depth(depth, n, words, never, visited, cur, level, cnt, bar + 2);
+            grid_sync(bar);
+            classify_place(cnt, p);
+            awake = p.total[1];
+        } else {
+            count_place(1, 0, n, level, 0);
+            write(q);
+            grid_sync(bar);
+            pending = p.total[0];
+            frontier_hubs = p.total[4];
+        }
         trace(log, log_cap, lines, level, 1, p);
-        pending = p.total[0];
-        frontier_hubs = p.total[4];
         bottom_up = true;
     };
-    if (direction == 2) {
-        count_place(1, cand, ncand, level, 0);
-        write(q);
-        grid_sync(bar);
-        pending = p.total[0];
-        frontier_hubs = p.total[4];
-        bottom_up = true;
-    }
+    if (direction == 2) explode();
     for (;;) {
         // The appends of level L's expansion count in bar[3 + (L + 1) % 3], read by every
         // block at the start of level L + 1; the one of level L + 1's is cleared here, at
@@ -640,7 +754,6 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 (float)frontier_hubs_of(hub_all, hubs_total, depth, level, scratch64) /
                         (float)hubs_total > gamma) {
                 explode();
-                awake = p.total[1];  // the frontier, listed as class 1
                 continue;
             }
             if (have_list && listed <= n / 16) count_place(0, lst, listed, level, balance);
@@ -667,6 +780,29 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             listed = have_list ? ld(ctr) : 0;
             lst = q2;
             level++;
+        } else if (tuned) {
+            u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
+            bu_bits_step(roff, rtgt, n, words, visited, cur, nxt, depth, parent, level, cnt,
+                         bar + 2);
+            grid_sync(bar);
+            level++;
+            classify_place(cnt, p);
+            trace(log, log_cap, lines, level, 2, p);
+            u32 found = p.total[0];
+            u32* t = cur; cur = nxt; nxt = t;
+            if (found == 0) break;
+            bool shrinking = found < awake;
+            awake = found;
+            if (direction == 0 && shrinking && found < n / beta) {
+                // Back to top-down, the new frontier listed in order for its
+                // classification.
+                list_bits(cur, words, q2, counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x,
+                          bar);
+                bottom_up = false;
+                have_list = true;
+                listed = found;
+                lst = q2;
+            }
         } else {
             if (pending == 0) break;
             u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;

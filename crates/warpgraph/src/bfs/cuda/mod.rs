@@ -31,8 +31,13 @@
 //!   per warp), and a small next frontier (at most n / 16 vertices) is classified from
 //!   that list rather than from a scan of all n statuses, which long-diameter graphs
 //!   (roads, meshes) pay thousands of times; the first frontier is the list holding the
-//!   source; and bottom-up queues leave out the vertices without an in-arc, which no
-//!   search reaches (43% of a Kronecker graph's vertices are isolated). And the frontier's
+//!   source. Bottom-up steps run on bitmaps instead of queues: a warp takes 32
+//!   vertices (one word of the visited bitmap, a word of vertices all visited costing one
+//!   load shared with 31 others), and each unvisited vertex looks its in-neighbours up in
+//!   the frontier's bitmap, which stays in L2 (4 MiB at 2^25 vertices) where the status
+//!   array (32 bits a vertex) does not; the vertices without an in-arc, which no search
+//!   reaches (43% of a Kronecker graph's vertices are isolated), count as visited from
+//!   the switch on. The same step as the teams' of [`multi`]. And the frontier's
 //!   vertices of 256 arcs or more (when at most 4096) are expanded as one flat range of
 //!   arcs that the whole grid shares evenly (each block sums their degrees in shared
 //!   memory and every thread finds its arcs' vertex by binary search), where the paper
@@ -108,9 +113,9 @@ pub struct GpuBfsOptions {
     /// sparse frontiers (top-down expansions claim vertices with compare-and-swap and
     /// append them to a list, and a level whose frontier holds at most n / 16 vertices is
     /// classified from that list instead of a scan of the whole status array; the first
-    /// frontier is the list of the source), bottom-up queues without the vertices that
-    /// have no in-arc, and the vertices of 256 arcs or more expanded as one flat range
-    /// of arcs shared by the whole grid.
+    /// frontier is the list of the source), bottom-up steps on bitmaps instead of
+    /// queues, and the vertices of 256 arcs or more expanded as one flat range of arcs
+    /// shared by the whole grid.
     pub tuned: bool,
     /// Go bottom-up when the frontier holds more than this share of all hubs (0.3).
     pub gamma: f64,
@@ -194,10 +199,10 @@ pub struct GpuBfs {
     incoming: Option<(CudaSlice<u64>, CudaSlice<u32>)>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
-    /// The vertices with an in-arc, ascending, and their number (bottom-up queues of
-    /// `tuned` start from them).
-    live: CudaSlice<u32>,
-    nlive: u32,
+    /// The bitmaps of `tuned`'s bottom-up steps (visited, this level's frontier, the
+    /// next one: `words` words each) and the vertices no arc leads to ([`never_reached`]).
+    bits: CudaSlice<u32>,
+    never: CudaSlice<u32>,
     /// Queues: `qa`, `qb` (classified frontier or bottom-up queues), `hubs`.
     qa: CudaSlice<u32>,
     qb: CudaSlice<u32>,
@@ -225,14 +230,14 @@ pub struct GpuBfs {
 }
 
 /// Device bytes a search of `g` needs: the CSR (twice for a directed graph), depth and
-/// parent, three queues of n vertices, the list of vertices with an in-arc, the list of
-/// hubs, and the counters.
+/// parent, three queues of n vertices, four bitmaps, the list of hubs, and the counters.
 pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
     let csr = |c: &Csr| 8 * (c.num_vertices() as u64 + 1) + 4 * c.num_arcs();
     let graph = csr(g.out()) * if g.is_directed() { 2 } else { 1 };
     graph
-        + 4 * n * 6
+        + 4 * n * 5
+        + 4 * 4 * n.div_ceil(32)
         + 4 * HUB_CACHE as u64
         + 4 * (2 * (NCLASS as u64 + 1) * 4096 + 10 * TRACE_LINES as u64 + 8)
 }
@@ -271,12 +276,8 @@ impl GpuBfs {
             None
         };
         let blocks = gpu.resident_grid(&k.enterprise, "bfs_enterprise", THREADS, BLOCKS_PER_SM)?;
-        let in_arcs = if g.is_directed() {
-            g.incoming()
-        } else {
-            g.out()
-        };
-        let live: Vec<u32> = (0..n as u32).filter(|&v| in_arcs.degree(v) > 0).collect();
+        let words = n.div_ceil(32);
+        let never = never_reached(g.incoming(), words);
         let tau = hub_threshold(g.out());
         let hub_all: Vec<u32> = (0..n as u32).filter(|&v| g.out().degree(v) > tau).collect();
         let bfs = GpuBfs {
@@ -289,8 +290,8 @@ impl GpuBfs {
             qa: gpu.zeros(n)?,
             qb: gpu.zeros(n)?,
             hubs: gpu.zeros(n)?,
-            nlive: live.len() as u32,
-            live: gpu.upload(&live)?,
+            bits: gpu.zeros(3 * words)?,
+            never: gpu.upload(&never)?,
             counts: gpu.zeros(2 * (NCLASS + 1) * blocks as usize)?,
             barrier: gpu.zeros(BARRIER_WORDS)?,
             blocks,
@@ -472,14 +473,15 @@ impl GpuBfs {
             .arg(&gamma)
             .arg(&opts.beta)
             .arg(&tuned)
-            .arg(&self.live)
-            .arg(&self.nlive)
+            .arg(&mut self.bits)
+            .arg(&self.never)
             .arg(&self.hub_all)
             .arg(&mut self.log)
             .arg(&log_cap)
             .arg(&mut self.log_lines);
         // SAFETY: the arguments match bfs_enterprise's parameters; the queues hold n
-        // entries, counts 2 * (NCLASS + 1) * blocks, the barrier BARRIER_WORDS (zeroed,
+        // entries, bits 3 * ceil(n / 32) words and never ceil(n / 32), counts
+        // 2 * (NCLASS + 1) * blocks, the barrier BARRIER_WORDS (zeroed,
         // and left with its counts, ticket and append counters at 0), the log
         // TRACE_LINES lines. The cooperative launch makes
         // every block resident, which the grid-wide barrier needs; `blocks` is within the
@@ -555,6 +557,28 @@ fn hub_threshold(out: &Csr) -> u64 {
     }
     let k = degrees.len() - HUB_CACHE;
     *degrees.select_nth_unstable(k).1
+}
+
+/// A bitmap of `words` words (a bit per vertex, padding clear) of the vertices without an
+/// arc in `incoming` (the in-arcs; for an undirected graph every arc): no search from
+/// another vertex reaches them, so a search may count them visited from its start. A
+/// Kronecker graph of scale 25 has 49% of them, which every bottom-up step would otherwise
+/// scan, each a read of its row's bounds.
+fn never_reached(incoming: &Csr, words: usize) -> Vec<u32> {
+    let n = incoming.num_vertices();
+    (0..words)
+        .into_par_iter()
+        .map(|w| {
+            (0..32).fold(0u32, |bits, b| {
+                let v = w * 32 + b;
+                if v < n && incoming.degree(v as VertexId) == 0 {
+                    bits | 1 << b
+                } else {
+                    bits
+                }
+            })
+        })
+        .collect()
 }
 
 /// Breadth-first search from `source` on `gpu`: uploads `g`, searches, and returns the

@@ -58,11 +58,6 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
 #define COUNTERS u64 *stats, u32 *qlen, u32 *blen, u32 *sent, u32 world, u32 *list
 #define COUNTER_ARGS stats, qlen, blen, sent, world, list
 
-// Whether u is in the frontier.
-__device__ __forceinline__ bool in_front(const u32* front, u32 u) {
-    return (front[u / 32] >> (u % 32)) & 1;
-}
-
 // Zeroes the counters (the frontier's counts too if `with_stats`); one thread does.
 __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -171,7 +166,7 @@ extern "C" __global__ void mbfs_hub_queue(const u32* hubs, u32 nhubs, const u64*
     for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < nhubs; base += stride) {
         u32 i = base + lane;
         u32 h = i < nhubs ? hubs[i] : 0, pieces = 0;
-        if (i < nhubs && in_front(front, h))
+        if (i < nhubs && bit_of<false>(front, h))
             pieces = (u32)((doff[h + 1] - doff[h] + piece - 1) / piece);
         u32 at = warp_slots(pieces, blen);
         for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)h << 32 | c;
@@ -446,12 +441,6 @@ extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 w
     block_add(found, arcs, stats);
 }
 
-// In-arcs a lane scans itself in a bottom-up step; a vertex with more and no parent
-// among them has the rest scanned by its whole warp, 32 arcs a step.
-#define NARROW 32
-// Loads a lane has in flight in its own scan.
-#define UNROLL 4
-
 // Bottom-up: a lane per vertex of this rank, a warp per word; an unvisited vertex with an
 // in-neighbour in the frontier joins the next frontier (its bit set by the warp's ballot,
 // no atomics), the first such in-neighbour its parent. `same` says that `off` is `roff`
@@ -465,40 +454,13 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
     u64 found_all = 0, arcs_all = 0;
     for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 v = w * 32 + lane;
-        u32 p = UNREACHED;
-        u64 rest = 0, end = 0, start = 0;  // the arcs left for the warp: rest..end
-        if (v < nl && !(visited[lo_word + w] & (1u << lane))) {
-            u64 a = start = roff[v];
+        bool open = v < nl && !(visited[lo_word + w] & (1u << lane));
+        u64 start = 0, end = 0;
+        if (open) {
+            start = roff[v];
             end = roff[v + 1];
-            u64 mine = min(end, a + NARROW);
-            for (; a < mine && p == UNREACHED; a += UNROLL) {
-                u32 u[UNROLL];
-#pragma unroll
-                for (int k = 0; k < UNROLL; k++) u[k] = a + k < mine ? rtgt[a + k] : UNREACHED;
-                bool hit[UNROLL];
-#pragma unroll
-                for (int k = 0; k < UNROLL; k++) hit[k] = u[k] != UNREACHED && in_front(front, u[k]);
-#pragma unroll
-                for (int k = UNROLL - 1; k >= 0; k--)
-                    if (hit[k]) p = u[k];
-            }
-            rest = p == UNREACHED ? mine : end;
         }
-        // The wide vertices not yet settled, one after another, the warp over 32 arcs a
-        // step.
-        u32 todo = __ballot_sync(FULL, rest < end);
-        while (todo) {
-            u32 l = __ffs(todo) - 1;
-            todo &= todo - 1;
-            u64 wend = __shfl_sync(FULL, end, l);
-            u32 got = UNREACHED;
-            for (u64 a = __shfl_sync(FULL, rest, l); a < wend && got == UNREACHED; a += 32) {
-                u32 u = a + lane < wend ? rtgt[a + lane] : UNREACHED;
-                u32 hits = __ballot_sync(FULL, u != UNREACHED && in_front(front, u));
-                if (hits) got = __shfl_sync(FULL, u, __ffs(hits) - 1);
-            }
-            if (lane == l) p = got;
-        }
+        u32 p = bottom_up_lanes<false>(rtgt, start, end, open, front);
         bool found = p != UNREACHED;
         u32 word = __ballot_sync(FULL, found);
         if (lane == 0) own[w] = word;

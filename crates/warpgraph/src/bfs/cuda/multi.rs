@@ -74,6 +74,7 @@ use cudarc::driver::{
 use rayon::prelude::*;
 
 use super::super::{BfsOptions, BfsTree, Direction};
+use super::never_reached;
 use crate::cuda::link::Reduce;
 use crate::cuda::team::{self, Member, TeamSpec};
 use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, Mailbox};
@@ -196,28 +197,6 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         + exchange
         + tree
         + 64
-}
-
-/// A bitmap of `words` words (a bit per vertex, padding clear) of the vertices without an
-/// arc in `incoming` (the in-arcs; for an undirected graph every arc): no search from
-/// another vertex reaches them, so a search may count them visited from its start. A
-/// Kronecker graph of scale 25 has 49% of them, which every bottom-up step would otherwise
-/// scan, each a read of its row's bounds.
-fn never_reached(incoming: &Csr, words: usize) -> Vec<u32> {
-    let n = incoming.num_vertices();
-    (0..words)
-        .into_par_iter()
-        .map(|w| {
-            (0..32).fold(0u32, |bits, b| {
-                let v = w * 32 + b;
-                if v < n && incoming.degree(v as VertexId) == 0 {
-                    bits | 1 << b
-                } else {
-                    bits
-                }
-            })
-        })
-        .collect()
 }
 
 /// Out-arcs a warp expands at once of a frontier vertex with at least as many (multi.cu's
