@@ -107,7 +107,8 @@ pub struct GpuBfsOptions {
     /// the hub counts the queues provide).
     pub direction: Direction,
     /// Look in-neighbours up in a shared-memory table of the frontier's hubs in
-    /// bottom-up steps (needs `scheduling`).
+    /// bottom-up steps (needs `scheduling`). Only the queued bottom-up steps use it:
+    /// with `tuned`, the frontier's bitmap stays in L2 and there is no table.
     pub hub_cache: bool,
     /// The improvements beyond the paper (the `tuned` variant; needs `scheduling`):
     /// sparse frontiers (top-down expansions claim vertices with compare-and-swap and
