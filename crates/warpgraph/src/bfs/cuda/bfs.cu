@@ -523,8 +523,8 @@ __device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth,
 
 // Beyond the paper (tuned): bottom-up steps on bitmaps of `words` words, a bit per
 // vertex: `visited`, the level's frontier `cur` and the next one `nxt`. `never` holds the
-// vertices no arc leads to (no search reaches them) and the bits past n; a step passes
-// over them as over the visited. A warp takes 32 consecutive words at a time, its lanes
+// vertices no arc leads to (no search reaches them), which a step passes over as over the
+// visited; the bits past n are clear in it, and a step leaves them alone (v < n). A warp takes 32 consecutive words at a time, its lanes
 // loading them at once, so that the words already all visited cost nothing more.
 
 // The bitmaps at the switch to bottom-up at `level`, from the status array: visited = the
