@@ -199,7 +199,8 @@ struct Placed {
 // blockIdx.x]; the last block to finish turns them into each block's offset within its
 // class (an exclusive scan per class) and writes the class sizes to
 // counts[NCLASS * gridDim.x ..]. `ticket` counts finished blocks (zero before, zero after).
-__device__ void publish_counts(const u32* mine, u32* counts, u32* ticket) {
+// Returns true in the last block (every thread), the totals then written.
+__device__ bool publish_counts(const u32* mine, u32* counts, u32* ticket) {
     __shared__ u32 scratch[WARPS_MAX * NCLASS];
     __shared__ bool last;
     u32 before[NCLASS], total[NCLASS];
@@ -210,7 +211,7 @@ __device__ void publish_counts(const u32* mine, u32* counts, u32* ticket) {
         last = atomicAdd(ticket, 1) == gridDim.x - 1;
     }
     __syncthreads();
-    if (!last) return;
+    if (!last) return false;
     // The last block: every block's counts are visible (each fenced before its ticket).
     // Each thread takes a contiguous run of blocks (its loads all issued at once), and
     // one block scan places the runs.
@@ -235,6 +236,7 @@ __device__ void publish_counts(const u32* mine, u32* counts, u32* ticket) {
     }
     if (threadIdx.x == 0) *ticket = 0;
     __threadfence();
+    return true;
 }
 
 // Pass, first half: counts this block's part of the items by class (publish_counts).
@@ -568,8 +570,8 @@ __device__ void bits_from_depth(const u32* depth, u32 n, u32 words, const u32* n
 // A bottom-up step at `level` on the bitmaps: every unvisited vertex with an in-neighbour
 // in `cur` takes the first as its parent (bottom_up_lanes) and joins `nxt` and `visited`
 // (a warp's ballot writes a word whole: no atomics). Every word of nxt is written. The
-// block publishes the number of vertices it found as class 0.
-__device__ void bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words, u32* visited,
+// block publishes the number of vertices it found as class 0 (true in the last block).
+__device__ bool bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words, u32* visited,
                              const u32* cur, u32* nxt, u32* depth, u32* parent, u32 level,
                              u32* counts, u32* ticket) {
     const u32 all = 0xffffffffu;
@@ -604,7 +606,7 @@ __device__ void bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words,
             if (got) visited[w] = seen | got;
         }
     }
-    publish_counts(mine, counts, ticket);
+    return publish_counts(mine, counts, ticket);
 }
 
 // The vertices of a bitmap, ascending, into out[]: each block counts the bits of its
@@ -631,25 +633,73 @@ __device__ void list_bits(const u32* bits, u32 words, u32* out, u32* counts, u32
     grid_sync(bar);
 }
 
-// A trace line: level, step kind (0 top-down, 1 switch, 2 bottom-up, 3 small frontier),
-// sizes, time.
+// Trace line number `line` (when below cap): level, step kind (0 top-down, 1 switch,
+// 2 bottom-up, 3 small frontier), sizes, time.
+__device__ void trace_line(u32* log, u32 cap, u32 line, u32 level, u32 kind, const Placed& p) {
+    if (line >= cap) return;
+    u64 now = global_timer();
+    u32* l = log + 10 * line;
+    l[0] = level; l[1] = kind;
+    for (int c = 0; c < NCLASS + 1; c++) l[2 + c] = p.total[c];
+    l[8] = (u32)now; l[9] = (u32)(now >> 32);
+}
+
+// The next trace line, by block 0 of a cooperative launch (every block counts it).
 __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const Placed& p) {
-    if (blockIdx.x == 0 && threadIdx.x == 0 && lines < cap) {
-        u64 now;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-        u32* l = log + 10 * lines;
-        l[0] = level; l[1] = kind;
-        for (int c = 0; c < NCLASS + 1; c++) l[2 + c] = p.total[c];
-        l[8] = (u32)now; l[9] = (u32)(now >> 32);
-    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) trace_line(log, cap, lines, level, kind, p);
     lines++;
+}
+
+// The control words `ctl` through which a split search (below) hands its state from one
+// launch to the next: the phase, the level, the size of the last frontier, which
+// bitmap holds the frontier (0: bits + words, 1: bits + 2 * words), and the trace lines.
+#define CTL_PHASE 0
+#define CTL_LEVEL 1
+#define CTL_AWAKE 2
+#define CTL_PARITY 3
+#define CTL_LINES 4
+#define CTL_WORDS 8
+// Phases: the search is over; bottom-up steps to do; back to top-down (the frontier in
+// its bitmap).
+#define PHASE_DONE 1
+#define PHASE_BU 2
+#define PHASE_TD 3
+
+// Beyond the paper (tuned): one bottom-up step of a split search as a kernel of its own
+// (see bfs_enterprise), so that every warp a multiprocessor holds waits on memory (the
+// cooperative kernel's registers leave it a quarter of them). Does nothing unless the
+// phase is PHASE_BU. The last block to finish takes the direction decision for the next
+// level. counts holds (NCLASS + 1) * gridDim.x entries.
+extern "C" __global__ void __launch_bounds__(256, 8)
+bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32* parent,
+            u32* counts, u32* bar, u32* ctl, u32 direction, u32 beta, u32* log, u32 log_cap) {
+    if (ld(ctl + CTL_PHASE) != PHASE_BU) return;
+    u32 level = ld(ctl + CTL_LEVEL), parity = ld(ctl + CTL_PARITY);
+    u32 words = (n + 31) / 32;
+    u32 *cur = bits + words * (1 + parity), *nxt = bits + words * (2 - parity);
+    if (!bu_bits_step(roff, rtgt, n, words, bits, cur, nxt, depth, parent, level, counts,
+                      bar + 2))
+        return;
+    if (threadIdx.x != 0) return;
+    Placed p;
+    classify_place(counts, p);
+    u32 found = p.total[0], awake = ctl[CTL_AWAKE], lines = ctl[CTL_LINES];
+    trace_line(log, log_cap, lines, level + 1, 2, p);
+    ctl[CTL_LINES] = lines + 1;
+    ctl[CTL_LEVEL] = level + 1;
+    ctl[CTL_PARITY] = parity ^ 1;
+    ctl[CTL_AWAKE] = found;
+    bool shrinking = found < awake;
+    ctl[CTL_PHASE] = found == 0                                           ? PHASE_DONE
+                     : direction == 0 && shrinking && found < n / beta ? PHASE_TD
+                                                                         : PHASE_BU;
 }
 
 // The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
 // 2 * (NCLASS + 1) * gridDim.x entries; bar 8 + BARRIER_FANIN words (the grid barrier's
 // count and generation, the passes' ticket, three append counters, the barrier's
 // sub-counters from 8 on), the counters zero (bfs_reset zeroes the append counters).
-// log gets up to log_cap trace lines; *lines_out their number.
+// log gets up to log_cap trace lines; ctl[CTL_LINES] their number.
 //
 // With tuned (the improvements beyond the paper):
 // - the frontier is kept as a list when it is small: the first is qb[0..1] (the source,
@@ -666,13 +716,19 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 //   listed from its bitmap;
 // - the switch to bottom-up is decided from the frontier's hubs counted in hub_all (the
 //   graph's hubs_total hubs) by every block alike, so the level that switches skips its
-//   top-down classification pass.
+//   top-down classification pass;
+// - with split, the search is split in three (the host queues the launches one after
+//   another): this launch stops at the switch to bottom-up (ctl's phase PHASE_BU, else
+//   PHASE_DONE); then a few launches of bfs_bu_bits take a bottom-up step each, at full
+//   occupancy, and set the phase for the next; then this kernel again, with resume: it
+//   returns at once if the search is over, goes on bottom-up if it is not yet time to
+//   switch back, or lists the frontier from its bitmap and goes on top-down.
 extern "C" __global__ void __launch_bounds__(256)
 bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt, u32* depth,
                u32* parent, u32 n, u32* qa, u32* qb, u32* hubs, u32* counts, u32* bar,
                u64 tau, u32 hubs_total, u32 balance, u32 direction, u32 use_cache,
                float gamma, u32 beta, u32 tuned, u32* bits, const u32* never,
-               const u32* hub_all, u32* log, u32 log_cap, u32* lines_out) {
+               const u32* hub_all, u32* log, u32 log_cap, u32* ctl, u32 split, u32 resume) {
     // The bottom-up hub cache, or expand_flat's sums of degrees (never both at once).
     __shared__ u64 table[HUB_CACHE];
     u32* cache = (u32*)table;
@@ -680,7 +736,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
     u32 *q = qa, *q2 = qb;
     u32 level = 0, pending = 0, frontier_hubs = 0, passes = 0, lines = 0;
     u64 awake = 0;
-    bool bottom_up = false;
+    bool bottom_up = false, handed = false;
     // The frontier as a list (listed vertices from lst, which lies in q2), if any.
     bool have_list = tuned;
     const u32* lst = q2;
@@ -720,9 +776,32 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         }
         trace(log, log_cap, lines, level, 1, p);
         bottom_up = true;
+        handed = split;
     };
-    if (direction == 2) explode();
-    for (;;) {
+    if (resume) {
+        // Only block 0 keeps the count of trace lines.
+        lines = ld(ctl + CTL_LINES);
+        u32 phase = ld(ctl + CTL_PHASE);
+        if (phase == PHASE_DONE) return;
+        level = ld(ctl + CTL_LEVEL);
+        awake = ld(ctl + CTL_AWAKE);
+        if (ld(ctl + CTL_PARITY)) {
+            u32* t = cur; cur = nxt; nxt = t;
+        }
+        // bfs_bu_bits does not clear the append counters as the levels here do.
+        if (blockIdx.x == 0 && threadIdx.x < 3) bar[3 + threadIdx.x] = 0;
+        bottom_up = phase == PHASE_BU;
+        if (!bottom_up) {
+            // (list_bits's barriers come before any use of the counters.)
+            list_bits(cur, words, q2, counts, bar);
+            have_list = true;
+            listed = (u32)awake;
+            lst = q2;
+        }
+    } else if (direction == 2) {
+        explode();
+    }
+    while (!handed) {
         // The appends of level L's expansion count in bar[3 + (L + 1) % 3], read by every
         // block at the start of level L + 1; the one of level L + 1's is cleared here, at
         // level L, when no block reads it any more (its last reads, at the start of level
@@ -836,5 +915,16 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             }
         }
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *lines_out = lines;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        ctl[CTL_LINES] = lines;
+        if (handed) {
+            ctl[CTL_PHASE] = PHASE_BU;
+            ctl[CTL_LEVEL] = level;
+            ctl[CTL_AWAKE] = (u32)awake;
+            ctl[CTL_PARITY] = 0;
+        } else if (!resume) {
+            // (The resumed launch leaves the phase alone: its blocks read it at their start.)
+            ctl[CTL_PHASE] = PHASE_DONE;
+        }
+    }
 }

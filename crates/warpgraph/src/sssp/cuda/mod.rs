@@ -1071,18 +1071,9 @@ impl GpuSssp {
 
     fn launch_dijkstra(&mut self) -> Result<()> {
         let threads = self.extract_min_threads;
-        let per_sm = self
-            .k
-            .dijkstra
-            .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
-            .map_err(gpu_err)?
-            .min(BLOCKS_PER_SM);
-        if per_sm == 0 {
-            return Err(Error::Gpu(format!(
-                "dijkstra cannot run {threads} threads per block on this GPU"
-            )));
-        }
-        let blocks = per_sm * self.gpu.info().multiprocessors;
+        let blocks =
+            self.gpu
+                .resident_grid(&self.k.dijkstra, "dijkstra", threads, BLOCKS_PER_SM)?;
         let stream = self.gpu.stream().clone();
         let mut b = stream.launch_builder(&self.k.dijkstra);
         b.arg(&self.off).arg(&self.tgt);
