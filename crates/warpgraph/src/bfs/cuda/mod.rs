@@ -130,7 +130,8 @@ pub struct GpuBfsOptions {
     /// append them to a list, and a level whose frontier holds at most n / 16 vertices is
     /// classified from that list instead of a scan of the whole status array; the first
     /// frontier is the list of the source), bottom-up steps on bitmaps instead of
-    /// queues, and the vertices of 256 arcs or more expanded as one flat range of arcs
+    /// queues (on a graph with hubs, kernels of their own between two cooperative
+    /// launches), and the vertices of 256 arcs or more expanded as one flat range of arcs
     /// shared by the whole grid.
     pub tuned: bool,
     /// Go bottom-up when the frontier holds more than this share of all hubs (0.3).
