@@ -571,15 +571,19 @@ __device__ void bits_from_depth(const u32* depth, u32 n, u32 words, const u32* n
 // in `cur` takes the first as its parent (bottom_up_lanes) and joins `nxt` and `visited`
 // (a warp's ballot writes a word whole: no atomics). Every word of nxt is written. The
 // block publishes the number of vertices it found as class 0 (true in the last block).
+// A warp takes `batch` consecutive words at a time (a power of two up to 32), its first
+// lanes loading them at once; each word with an unvisited vertex then takes the whole
+// warp. Fewer words a batch where the words are too few for every warp to get several
+// batches of 32.
 __device__ bool bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words, u32* visited,
                              const u32* cur, u32* nxt, u32* depth, u32* parent, u32 level,
-                             u32* counts, u32* ticket) {
+                             u32* counts, u32* ticket, u32 batch) {
     const u32 all = 0xffffffffu;
     u32 lane = threadIdx.x & 31, warps = gridDim.x * blockDim.x / 32;
     u32 mine[NCLASS] = {0, 0, 0, 0, 0};
-    for (u32 base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * 32; base < words;
-         base += 32 * warps) {
-        u32 w = base + lane;
+    for (u32 base = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * batch; base < words;
+         base += batch * warps) {
+        u32 w = lane < batch ? base + lane : words;
         u32 seen = w < words ? ld(visited + w) : all;
         u32 got = 0;  // lane j: the new bits of word base + j
         for (u32 todo = __ballot_sync(all, seen != all); todo; todo &= todo - 1) {
@@ -669,16 +673,17 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 // (see bfs_enterprise), so that every warp a multiprocessor holds waits on memory (the
 // cooperative kernel's registers leave it a quarter of them). Does nothing unless the
 // phase is PHASE_BU. The last block to finish takes the direction decision for the next
-// level. counts holds (NCLASS + 1) * gridDim.x entries.
+// level. counts holds (NCLASS + 1) * gridDim.x entries; batch: bu_bits_step's.
 extern "C" __global__ void __launch_bounds__(256, 8)
 bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32* parent,
-            u32* counts, u32* bar, u32* ctl, u32 direction, u32 beta, u32* log, u32 log_cap) {
+            u32* counts, u32* bar, u32* ctl, u32 direction, u32 beta, u32* log, u32 log_cap,
+            u32 batch) {
     if (ld(ctl + CTL_PHASE) != PHASE_BU) return;
     u32 level = ld(ctl + CTL_LEVEL), parity = ld(ctl + CTL_PARITY);
     u32 words = (n + 31) / 32;
     u32 *cur = bits + words * (1 + parity), *nxt = bits + words * (2 - parity);
     if (!bu_bits_step(roff, rtgt, n, words, bits, cur, nxt, depth, parent, level, counts,
-                      bar + 2))
+                      bar + 2, batch))
         return;
     if (threadIdx.x != 0) return;
     Placed p;
@@ -862,7 +867,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         } else if (tuned) {
             u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
             bu_bits_step(roff, rtgt, n, words, visited, cur, nxt, depth, parent, level, cnt,
-                         bar + 2);
+                         bar + 2, 32);
             grid_sync(bar);
             level++;
             classify_place(cnt, p);
