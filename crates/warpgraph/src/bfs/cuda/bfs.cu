@@ -669,6 +669,16 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 #define PHASE_BU 2
 #define PHASE_TD 3
 
+// The phase after a bottom-up step that found `found` vertices when the frontier before
+// it held `awake`: done when it found none; back to top-down (direction 0, optimizing)
+// when the frontier, shrinking, holds fewer than n / beta vertices (Beamer's rule);
+// otherwise bottom-up again.
+__device__ __forceinline__ u32 bu_next_phase(u64 found, u64 awake, u32 direction, u32 n,
+                                             u32 beta) {
+    if (found == 0) return PHASE_DONE;
+    return direction == 0 && found < awake && found < n / beta ? PHASE_TD : PHASE_BU;
+}
+
 // Beyond the paper (tuned): one bottom-up step of a split search as a kernel of its own
 // (see bfs_enterprise), so that every warp a multiprocessor holds waits on memory (the
 // cooperative kernel's registers leave it a quarter of them). Does nothing unless the
@@ -694,10 +704,7 @@ bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32*
     ctl[CTL_LEVEL] = level + 1;
     ctl[CTL_PARITY] = parity ^ 1;
     ctl[CTL_AWAKE] = found;
-    bool shrinking = found < awake;
-    ctl[CTL_PHASE] = found == 0                                           ? PHASE_DONE
-                     : direction == 0 && shrinking && found < n / beta ? PHASE_TD
-                                                                         : PHASE_BU;
+    ctl[CTL_PHASE] = bu_next_phase(found, awake, direction, n, beta);
 }
 
 // The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
@@ -874,10 +881,10 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             trace(log, log_cap, lines, level, 2, p);
             u32 found = p.total[0];
             u32* t = cur; cur = nxt; nxt = t;
-            if (found == 0) break;
-            bool shrinking = found < awake;
+            u32 next = bu_next_phase(found, awake, direction, n, beta);
+            if (next == PHASE_DONE) break;
             awake = found;
-            if (direction == 0 && shrinking && found < n / beta) {
+            if (next == PHASE_TD) {
                 // Back to top-down, the new frontier listed in order for its
                 // classification.
                 list_bits(cur, words, q2, counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x,
@@ -906,10 +913,10 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             u32* t = q; q = q2; q2 = t;
             pending = p.total[0];
             frontier_hubs = p.total[4];
-            if (found == 0) break;
-            bool shrinking = found < awake;
+            u32 next = bu_next_phase(found, awake, direction, n, beta);
+            if (next == PHASE_DONE) break;
             awake = found;
-            if (direction == 0 && shrinking && found < n / beta) {
+            if (next == PHASE_TD) {
                 bottom_up = false;
                 // With tuned, the new frontier is listed after the queue: that buffer
                 // becomes q2, the list's home.

@@ -396,6 +396,10 @@ impl GpuBfs {
             self.search_baseline(opts.direction)?;
         }
         let done = timer.kernels_done(&self.gpu)?;
+        // (After the timer's end, so that printing is not counted as the kernels' time.)
+        if opts.scheduling && std::env::var_os("WARPGRAPH_TRACE").is_some() {
+            self.print_trace()?;
+        }
         let n = self.n as usize;
         let depth = self.read_result(Which::Depth)?;
         let parent = self.read_result(Which::Parent)?;
@@ -480,9 +484,6 @@ impl GpuBfs {
                 self.launch_bu_bits(opts)?;
             }
             self.launch_enterprise(opts, false, true)?;
-        }
-        if std::env::var_os("WARPGRAPH_TRACE").is_some() {
-            self.print_trace()?;
         }
         Ok(())
     }
