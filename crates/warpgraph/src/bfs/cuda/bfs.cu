@@ -574,7 +574,10 @@ __device__ void bits_from_depth(const u32* depth, u32 n, u32 words, const u32* n
 // A warp takes `batch` consecutive words at a time (a power of two up to 32), its first
 // lanes loading them at once; each word with an unvisited vertex then takes the whole
 // warp. Fewer words a batch where the words are too few for every warp to get several
-// batches of 32.
+// batches of 32. With L2, the frontier is read through L2 (written earlier in the same
+// launch, where this multiprocessor's L1 may hold an old copy); a step that is a launch
+// of its own reads it through L1.
+template <bool L2>
 __device__ bool bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words, u32* visited,
                              const u32* cur, u32* nxt, u32* depth, u32* parent, u32 level,
                              u32* counts, u32* ticket, u32 batch) {
@@ -596,7 +599,7 @@ __device__ bool bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words,
                 start = roff[v];
                 end = roff[v + 1];
             }
-            u32 p = bottom_up_lanes<true>(rtgt, start, end, open, cur);
+            u32 p = bottom_up_lanes<L2>(rtgt, start, end, open, cur);
             u32 word = __ballot_sync(all, p != UNVISITED);
             if (lane == j) got = word;
             if (p != UNVISITED) {
@@ -692,7 +695,7 @@ bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32*
     u32 level = ld(ctl + CTL_LEVEL), parity = ld(ctl + CTL_PARITY);
     u32 words = (n + 31) / 32;
     u32 *cur = bits + words * (1 + parity), *nxt = bits + words * (2 - parity);
-    if (!bu_bits_step(roff, rtgt, n, words, bits, cur, nxt, depth, parent, level, counts,
+    if (!bu_bits_step<false>(roff, rtgt, n, words, bits, cur, nxt, depth, parent, level, counts,
                       bar + 2, batch))
         return;
     if (threadIdx.x != 0) return;
@@ -873,7 +876,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             level++;
         } else if (tuned) {
             u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
-            bu_bits_step(roff, rtgt, n, words, visited, cur, nxt, depth, parent, level, cnt,
+            bu_bits_step<true>(roff, rtgt, n, words, visited, cur, nxt, depth, parent, level, cnt,
                          bar + 2, 32);
             grid_sync(bar);
             level++;
