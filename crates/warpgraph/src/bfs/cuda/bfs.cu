@@ -752,6 +752,10 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
     u32 level = 0, pending = 0, frontier_hubs = 0, passes = 0, lines = 0;
     u64 awake = 0;
     bool bottom_up = false, handed = false;
+    // With tuned, whether the search has been bottom-up and come back: it does not switch
+    // again (the frontier is shrinking, the hubs long visited), which spares a small
+    // frontier its classification and the count of its hubs.
+    bool came_back = false;
     // The frontier as a list (listed vertices from lst, which lies in q2), if any.
     bool have_list = tuned;
     const u32* lst = q2;
@@ -809,6 +813,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         if (!bottom_up) {
             // (list_bits's barriers come before any use of the counters.)
             list_bits(cur, words, q2, counts, bar);
+            came_back = true;
             have_list = true;
             listed = (u32)awake;
             lst = q2;
@@ -824,7 +829,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         if (blockIdx.x == 0 && threadIdx.x == 0) bar[3 + (level + 2) % 3] = 0;
         u32* ctr = bar + 3 + (level + 1) % 3;
         if (!bottom_up) {
-            bool may_switch = direction == 0 && hubs_total > 0 &&
+            bool may_switch = direction == 0 && hubs_total > 0 && !came_back &&
                               (float)listed / (float)hubs_total > gamma;
             if (tuned && have_list && listed <= HUB_CACHE && !may_switch) {
                 // A small frontier: expanded whole, unclassified.
@@ -844,7 +849,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 level++;
                 continue;
             }
-            if (tuned && direction == 0 && hubs_total > 0 &&
+            if (tuned && direction == 0 && hubs_total > 0 && !came_back &&
                 (float)frontier_hubs_of(hub_all, hubs_total, depth, level, scratch64) /
                         (float)hubs_total > gamma) {
                 explode();
@@ -855,7 +860,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             trace(log, log_cap, lines, level, 0, p);
             if (p.total[NCLASS] == 0) break;
             float share = hubs_total ? (float)p.total[4] / (float)hubs_total : 0.0f;
-            if (direction == 0 && share > gamma) {
+            if (direction == 0 && !came_back && share > gamma) {
                 awake = p.total[NCLASS];
                 explode();
                 continue;
@@ -893,6 +898,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 list_bits(cur, words, q2, counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x,
                           bar);
                 bottom_up = false;
+                came_back = true;
                 have_list = true;
                 listed = found;
                 lst = q2;
