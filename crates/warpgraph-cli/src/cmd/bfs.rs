@@ -66,7 +66,8 @@ pub struct SwitchArgs {
     #[arg(long, value_name = "ALPHA")]
     alpha: Option<u32>,
     /// GPU: go bottom-up when the frontier holds more than this share of the hub vertices
-    /// (Enterprise's rule) [default: 0.3]
+    /// (Enterprise's rule) [default: 0.2 for the default variant `tuned`, 0.3 for the
+    /// paper's]
     #[arg(long, value_name = "SHARE")]
     gamma: Option<f64>,
     /// Both: back to top-down when the shrinking frontier holds fewer than n / BETA
