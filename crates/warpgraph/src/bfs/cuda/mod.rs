@@ -197,8 +197,8 @@ impl Variant {
             tuned: at_least(Variant::Tuned),
             // Enterprise's 30%; `tuned` switches earlier, at 20%: at 30% some roots expand
             // a frontier of tens of millions of arcs top-down where a bottom-up step
-            // costs a third of that (H100, 16 roots: uniform 2^22 mean 0.706 -> 0.590 ms,
-            // Kronecker 25 1.758 -> 1.662 ms, the medians unchanged).
+            // costs a third of that (H100, 16 roots: uniform 2^22 mean 0.706 -> 0.591 ms,
+            // Kronecker 25 1.758 -> 1.663 ms, the medians unchanged).
             gamma: if at_least(Variant::Tuned) { 0.2 } else { 0.3 },
             beta: 18,
         }
