@@ -523,6 +523,35 @@ __device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth,
     return (u32)total;
 }
 
+// Beamer's switch to bottom-up, which `tuned` takes beside Enterprise's: the frontier's
+// arcs above all arcs / BEAMER_ALPHA (the CPU's and the teams' default alpha, against
+// all arcs rather than the unexplored ones). Only a listed frontier of at most
+// ARCS_LISTED vertices is summed, by every block alike.
+#define BEAMER_ALPHA 15
+#define ARCS_LISTED (4 * HUB_CACHE)
+
+// The out-arcs of the len vertices of list; every block sums them alike, without a
+// barrier.
+__device__ u64 frontier_arcs_of(const u32* list, u32 len, const u64* off, u64* scratch) {
+    const int K = 8;  // vertices in flight per thread
+    u64 mine = 0;
+    for (u32 base = 0; base < len; base += K * blockDim.x) {
+        u32 v[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            u32 i = base + threadIdx.x + k * blockDim.x;
+            v[k] = i < len ? ld(list + i) : UNVISITED;
+        }
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (v[k] != UNVISITED) mine += off[v[k] + 1] - off[v[k]];
+    }
+    u64 total;
+    block_exclusive_scan64(mine, scratch, &total);
+    __syncthreads();  // scratch is reused
+    return total;
+}
+
 // Beyond the paper (tuned): bottom-up steps on bitmaps of `words` words, a bit per
 // vertex: `visited`, the level's frontier `cur` and the next one `nxt`. `never` holds the
 // vertices no arc leads to (no search reaches them), which a step passes over as over the
@@ -850,8 +879,10 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 continue;
             }
             if (tuned && direction == 0 && hubs_total > 0 && !came_back &&
-                (float)frontier_hubs_of(hub_all, hubs_total, depth, level, scratch64) /
-                        (float)hubs_total > gamma) {
+                ((float)frontier_hubs_of(hub_all, hubs_total, depth, level, scratch64) /
+                         (float)hubs_total > gamma ||
+                 (have_list && listed <= ARCS_LISTED &&
+                  frontier_arcs_of(lst, listed, off, scratch64) > (off[n] - off[0]) / BEAMER_ALPHA))) {
                 explode();
                 continue;
             }
