@@ -501,26 +501,35 @@ __device__ void bu_step(const u32* q, u32 len, const u32* hubs, u32 nhubs, u32 u
     publish_counts(mine, counts, ticket);
 }
 
-// How many of the nhubs vertices in hub_all (every hub of the graph, at most HUB_CACHE)
-// are in the frontier (depth == level); every block counts them alike, without a barrier.
-__device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth, u32 level,
-                                u64* scratch) {
-    const int K = 16;  // loads in flight per thread (HUB_CACHE hubs at 256 threads)
-    u32 mine = 0;
-    for (u32 base = 0; base < nhubs; base += K * blockDim.x) {
+// The sum of value(v) over the len vertices of `items`, which every block computes alike,
+// without a barrier; K loads in flight per thread.
+template <int K, typename F>
+__device__ u64 block_sum_of(const u32* items, u32 len, u64* scratch, F value) {
+    u64 mine = 0;
+    for (u32 base = 0; base < len; base += K * blockDim.x) {
         u32 v[K];
 #pragma unroll
         for (int k = 0; k < K; k++) {
             u32 i = base + threadIdx.x + k * blockDim.x;
-            v[k] = i < nhubs ? hub_all[i] : UNVISITED;
+            v[k] = i < len ? ld(items + i) : UNVISITED;
         }
 #pragma unroll
-        for (int k = 0; k < K; k++) mine += v[k] != UNVISITED && ld(depth + v[k]) == level;
+        for (int k = 0; k < K; k++)
+            if (v[k] != UNVISITED) mine += value(v[k]);
     }
     u64 total;
     block_exclusive_scan64(mine, scratch, &total);
     __syncthreads();  // scratch is reused
-    return (u32)total;
+    return total;
+}
+
+// How many of the nhubs vertices in hub_all (every hub of the graph, at most HUB_CACHE)
+// are in the frontier (depth == level); every block counts them alike.
+__device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth, u32 level,
+                                u64* scratch) {
+    // 16 loads in flight: HUB_CACHE hubs at 256 threads.
+    return (u32)block_sum_of<16>(hub_all, nhubs, scratch,
+                                 [&](u32 v) -> u64 { return ld(depth + v) == level; });
 }
 
 // Beamer's switch to bottom-up, which `tuned` takes beside Enterprise's: the frontier's
@@ -530,26 +539,9 @@ __device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth,
 #define BEAMER_ALPHA 15
 #define ARCS_LISTED (4 * HUB_CACHE)
 
-// The out-arcs of the len vertices of list; every block sums them alike, without a
-// barrier.
+// The out-arcs of the len vertices of list; every block sums them alike.
 __device__ u64 frontier_arcs_of(const u32* list, u32 len, const u64* off, u64* scratch) {
-    const int K = 8;  // vertices in flight per thread
-    u64 mine = 0;
-    for (u32 base = 0; base < len; base += K * blockDim.x) {
-        u32 v[K];
-#pragma unroll
-        for (int k = 0; k < K; k++) {
-            u32 i = base + threadIdx.x + k * blockDim.x;
-            v[k] = i < len ? ld(list + i) : UNVISITED;
-        }
-#pragma unroll
-        for (int k = 0; k < K; k++)
-            if (v[k] != UNVISITED) mine += off[v[k] + 1] - off[v[k]];
-    }
-    u64 total;
-    block_exclusive_scan64(mine, scratch, &total);
-    __syncthreads();  // scratch is reused
-    return total;
+    return block_sum_of<8>(list, len, scratch, [&](u32 v) -> u64 { return off[v + 1] - off[v]; });
 }
 
 // Beyond the paper (tuned): bottom-up steps on bitmaps of `words` words, a bit per
