@@ -66,8 +66,8 @@ pub struct SwitchArgs {
     #[arg(long, value_name = "ALPHA")]
     alpha: Option<u32>,
     /// GPU: go bottom-up when the frontier holds more than this share of the hub vertices
-    /// (Enterprise's rule) [default: 0.2 for the default variant `tuned`, 0.3 for the
-    /// paper's]
+    /// (Enterprise's rule; `tuned`, the default variant, also switches on Beamer's arc
+    /// rule) [default: 0.2 for `tuned`, 0.3 for the paper's variants]
     #[arg(long, value_name = "SHARE")]
     gamma: Option<f64>,
     /// Both: back to top-down when the shrinking frontier holds fewer than n / BETA

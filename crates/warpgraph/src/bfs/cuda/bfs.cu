@@ -541,14 +541,16 @@ __device__ u32 frontier_hubs_of(const u32* hub_all, u32 nhubs, const u32* depth,
 
 // The out-arcs of the len vertices of list; every block sums them alike.
 __device__ u64 frontier_arcs_of(const u32* list, u32 len, const u64* off, u64* scratch) {
-    return block_sum_of<8>(list, len, scratch, [&](u32 v) -> u64 { return off[v + 1] - off[v]; });
+    return block_sum_of<8>(list, len, scratch,
+                           [&](u32 v) -> u64 { return off[v + 1] - off[v]; });
 }
 
 // Beyond the paper (tuned): bottom-up steps on bitmaps of `words` words, a bit per
 // vertex: `visited`, the level's frontier `cur` and the next one `nxt`. `never` holds the
 // vertices no arc leads to (no search reaches them), which a step passes over as over the
-// visited; the bits past n are clear in it, and a step leaves them alone (v < n). A warp takes 32 consecutive words at a time, its lanes
-// loading them at once, so that the words already all visited cost nothing more.
+// visited; the bits past n are clear in it, and a step leaves them alone (v < n). A warp
+// takes consecutive words (up to 32) at a time, its lanes loading them at once, so that
+// the words already all visited cost nothing more.
 
 // The bitmaps at the switch to bottom-up at `level`, from the status array: visited = the
 // reached vertices and `never`, cur = the frontier (depth == level), whose size the
@@ -716,8 +718,8 @@ bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32*
     u32 level = ld(ctl + CTL_LEVEL), parity = ld(ctl + CTL_PARITY);
     u32 words = (n + 31) / 32;
     u32 *cur = bits + words * (1 + parity), *nxt = bits + words * (2 - parity);
-    if (!bu_bits_step<false>(roff, rtgt, n, words, bits, cur, nxt, depth, parent, level, counts,
-                      bar + 2, batch))
+    if (!bu_bits_step<false>(roff, rtgt, n, words, bits, cur, nxt, depth, parent, level,
+                             counts, bar + 2, batch))
         return;
     if (threadIdx.x != 0) return;
     Placed p;
@@ -874,7 +876,8 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 ((float)frontier_hubs_of(hub_all, hubs_total, depth, level, scratch64) /
                          (float)hubs_total > gamma ||
                  (have_list && listed <= ARCS_LISTED &&
-                  frontier_arcs_of(lst, listed, off, scratch64) > (off[n] - off[0]) / BEAMER_ALPHA))) {
+                  frontier_arcs_of(lst, listed, off, scratch64) >
+                          (off[n] - off[0]) / BEAMER_ALPHA))) {
                 explode();
                 continue;
             }
@@ -904,8 +907,8 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             level++;
         } else if (tuned) {
             u32* cnt = counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x;
-            bu_bits_step<true>(roff, rtgt, n, words, visited, cur, nxt, depth, parent, level, cnt,
-                         bar + 2, 32);
+            bu_bits_step<true>(roff, rtgt, n, words, visited, cur, nxt, depth, parent, level,
+                               cnt, bar + 2, 32);
             grid_sync(bar);
             level++;
             classify_place(cnt, p);

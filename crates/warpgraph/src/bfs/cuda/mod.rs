@@ -138,8 +138,9 @@ pub struct GpuBfsOptions {
     /// classified from that list instead of a scan of the whole status array; the first
     /// frontier is the list of the source), bottom-up steps on bitmaps instead of
     /// queues (on a graph with hubs, kernels of their own between two cooperative
-    /// launches), and the vertices of 256 arcs or more expanded as one flat range of arcs
-    /// shared by the whole grid.
+    /// launches), the vertices of 256 arcs or more expanded as one flat range of arcs
+    /// shared by the whole grid, and the switch to bottom-up also on Beamer's arc rule
+    /// (a listed frontier of more than a fifteenth of all arcs), at most once a search.
     pub tuned: bool,
     /// Go bottom-up when the frontier holds more than this share of all hubs (0.3 as
     /// in the paper; 0.2 with `tuned`).
