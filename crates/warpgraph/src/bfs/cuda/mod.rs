@@ -102,6 +102,8 @@ const THREADS: u32 = 256;
 /// Most resident blocks per multiprocessor for the cooperative launch (eight of 256
 /// threads fill an SM, which the latency-bound scans of the status array need).
 const BLOCKS_PER_SM: u32 = 4;
+/// Blocks per multiprocessor of `bfs_bu_bits` (its `__launch_bounds__(256, 8)`).
+const BU_BLOCKS_PER_SM: u32 = 8;
 /// Words of the barrier buffer (`bar` of `bfs_enterprise`: 8 + BARRIER_FANIN).
 const BARRIER_WORDS: usize = 8 + 16;
 /// Trace lines kept per search (`WARPGRAPH_TRACE`).
@@ -313,7 +315,7 @@ impl GpuBfs {
             None
         };
         let blocks = gpu.resident_grid(&k.enterprise, "bfs_enterprise", THREADS, BLOCKS_PER_SM)?;
-        let bu_blocks = gpu.resident_grid(&k.bu_bits, "bfs_bu_bits", THREADS, 8)?;
+        let bu_blocks = gpu.resident_grid(&k.bu_bits, "bfs_bu_bits", THREADS, BU_BLOCKS_PER_SM)?;
         let words = n.div_ceil(32);
         let never = never_reached(g.incoming(), words);
         let tau = hub_threshold(g.out());
