@@ -384,9 +384,12 @@ proptest! {
 /// negative cycles found.
 fn team_fw(g: &Graph, runs: &[(FwVariant, bool)]) -> Vec<(String, warpgraph::Result<DistMatrix>)> {
     let mut out = Vec::new();
-    // Teams of two ranks and more (on GPUs of their own, or sharing GPU 0): setting a
-    // team up costs a second or so.
-    for spec in common::teams().into_iter().filter(|t| t.world > 1) {
+    // Teams of two ranks and more (on GPUs of their own, or sharing GPU 0), and a team of
+    // one over NCCL: setting a team up costs a second or so.
+    for spec in common::teams()
+        .into_iter()
+        .filter(|t| t.world > 1 || t.over_nccl)
+    {
         let size = spec.describe();
         for &(v, predecessors) in runs {
             let mut sink = MatrixSink::new();
@@ -501,6 +504,7 @@ fn a_team_spanning_processes_gathers_the_rows() {
             first_rank: rank,
             gpus: vec![rank],
             id_file: Some(id_file.clone()),
+            ..warpgraph::cuda::team::TeamSpec::local(1)
         };
         let opts = ApspOptions { predecessors };
         std::thread::scope(|s| {

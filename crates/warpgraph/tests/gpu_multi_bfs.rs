@@ -285,6 +285,7 @@ fn a_team_joins_through_the_id_file() {
         first_rank: rank,
         gpus: vec![rank],
         id_file: Some(id_file.clone()),
+        ..TeamSpec::local(1)
     };
     let (a, b) = std::thread::scope(|s| {
         let a = s.spawn(|| bfs_team(&part(0), &g, &sources, &BfsOptions::default()));

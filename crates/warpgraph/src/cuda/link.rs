@@ -14,15 +14,17 @@
 //! enters every exchange, groups included.
 
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
+use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
-    CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr,
+    CudaEvent, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr,
     ValidAsZeroBits,
 };
-use cudarc::nccl::{Comm, NcclType, ReduceOp};
+use cudarc::nccl::NcclType;
 
 use super::gpu_err;
-use super::team::nccl_err;
+use super::nccl::{self, Comm};
 use crate::error::{Error, Result};
 
 /// A reduction over the ranks.
@@ -64,7 +66,7 @@ struct Meeting {
 
 /// What a rank waiting for a rank that left hears. The team reports the leaver's own
 /// error in its place ([`departed`]).
-const DEPARTED: &str = "another rank of the team stopped before this exchange";
+pub(crate) const DEPARTED: &str = "another rank of the team stopped before this exchange";
 
 /// Whether `e` only says that another rank stopped (its own error says why).
 pub(crate) fn departed(e: &Error) -> bool {
@@ -187,13 +189,67 @@ fn mismatch(what: &str) -> Error {
 }
 
 impl Link {
-    /// Rank `rank` of `comm`'s team.
-    pub(crate) fn nccl(comm: Comm, rank: usize, world: usize) -> Link {
+    /// Rank `rank` of `comm`'s team, its exchanges on `stream` (`comm`'s).
+    pub(crate) fn nccl(comm: Comm, rank: usize, world: usize, stream: Arc<CudaStream>) -> Link {
         Link {
             rank,
             world,
-            stream: comm.stream(),
+            stream,
             way: Way::Nccl(comm),
+        }
+    }
+
+    /// Waits for everything queued on this rank's stream so far, exchanges included. Over
+    /// NCCL the wait is watched (see [`Link::watch`]); on a shared GPU nothing queued
+    /// waits for another rank.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when the GPU fails; [`Error::Nccl`] as [`Link::watch`] says.
+    pub fn sync(&self) -> Result<()> {
+        match &self.way {
+            Way::Shared(_) => self.stream.synchronize().map_err(gpu_err),
+            Way::Nccl(_) => {
+                let mark = self
+                    .stream
+                    .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
+                    .map_err(gpu_err)?;
+                self.wait_event(&mark)
+            }
+        }
+    }
+
+    /// Waits for `event` (on this rank's stream), watched as [`Link::sync`].
+    ///
+    /// # Errors
+    /// As [`Link::sync`].
+    pub fn wait_event(&self, event: &CudaEvent) -> Result<()> {
+        if let Way::Shared(_) = self.way {
+            return event.synchronize().map_err(gpu_err);
+        }
+        let since = Instant::now();
+        while !event.try_is_complete().map_err(gpu_err)? {
+            self.watch(since)?;
+            // Keen for a millisecond (a level's exchange), then easy on the host.
+            if since.elapsed() < Duration::from_millis(1) {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+        }
+        Ok(())
+    }
+
+    /// During a wait for the team that began at `since`: over NCCL, an error (this rank's
+    /// communicator then aborted, its kernels ended) when NCCL reports one, another rank of
+    /// this process stopped, or the wait has outlasted the team's patience
+    /// (`WARPGRAPH_NCCL_TIMEOUT`). On a shared GPU, nothing.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] saying which.
+    pub fn watch(&self, since: Instant) -> Result<()> {
+        match &self.way {
+            Way::Nccl(c) => c.watch(since),
+            Way::Shared(_) => Ok(()),
         }
     }
 
@@ -222,7 +278,7 @@ impl Link {
         recv: &mut R,
     ) -> Result<()> {
         match &self.way {
-            Way::Nccl(c) => c.all_gather(send, recv).map(drop).map_err(nccl_err),
+            Way::Nccl(c) => c.all_gather(send, recv),
             Way::Shared(_) => {
                 let src = piece(send, &self.stream);
                 let dst = piece_mut(recv, &self.stream);
@@ -245,10 +301,7 @@ impl Link {
         root: usize,
     ) -> Result<()> {
         match &self.way {
-            Way::Nccl(c) => c
-                .broadcast(send, recv, root as i32)
-                .map(drop)
-                .map_err(nccl_err),
+            Way::Nccl(c) => c.broadcast(send, recv, root),
             Way::Shared(_) => {
                 let src = send.map(|s| piece(s, &self.stream));
                 let dst = piece_mut(recv, &self.stream);
@@ -266,13 +319,7 @@ impl Link {
         T: NcclType + DeviceRepr + ValidAsZeroBits + Copy + PartialOrd,
     {
         match &self.way {
-            Way::Nccl(c) => {
-                let op = match op {
-                    Reduce::Min => ReduceOp::Min,
-                    Reduce::Max => ReduceOp::Max,
-                };
-                c.all_reduce_in_place(buf, &op).map(drop).map_err(nccl_err)
-            }
+            Way::Nccl(c) => c.all_reduce_in_place(buf, op),
             Way::Shared(_) if self.world == 1 => Ok(()),
             Way::Shared(_) => {
                 // Everyone's values here, then the reduction on the host.
@@ -309,7 +356,7 @@ impl Link {
     /// [`Error::Nccl`] when the send fails, or on a shared GPU.
     pub fn send<T: NcclType, S: DevicePtr<T>>(&self, data: &S, peer: usize) -> Result<()> {
         match &self.way {
-            Way::Nccl(c) => c.send(data, peer as i32).map_err(nccl_err),
+            Way::Nccl(c) => c.send(data, peer),
             Way::Shared(_) => Err(Self::alone()),
         }
     }
@@ -320,7 +367,7 @@ impl Link {
     /// [`Error::Nccl`] when the receive fails, or on a shared GPU.
     pub fn recv<T: NcclType, R: DevicePtrMut<T>>(&self, buf: &mut R, peer: usize) -> Result<()> {
         match &self.way {
-            Way::Nccl(c) => c.recv(buf, peer as i32).map(drop).map_err(nccl_err),
+            Way::Nccl(c) => c.recv(buf, peer),
             Way::Shared(_) => Err(Self::alone()),
         }
     }
@@ -332,16 +379,19 @@ impl Link {
     /// Several exchanges as one: NCCL's group (one launch), or one meeting of the ranks
     /// sharing a GPU. Every rank must start and end every group, even one with nothing to
     /// send. The exchanges happen at [`Group::end`] (or when the group is dropped).
-    pub fn group(&self) -> Group<'_> {
-        Group {
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when NCCL cannot start a group.
+    pub fn group(&self) -> Result<Group<'_>> {
+        Ok(Group {
             link: self,
             nccl: match &self.way {
-                Way::Nccl(c) => Some(c.group()),
+                Way::Nccl(c) => Some(c.group()?),
                 Way::Shared(_) => None,
             },
             ops: Vec::new(),
             ended: false,
-        }
+        })
     }
 
     /// Runs `ops` on a shared GPU.
@@ -470,7 +520,7 @@ impl Drop for Link {
 /// Several exchanges of a team as one; see [`Link::group`].
 pub struct Group<'g> {
     link: &'g Link,
-    nccl: Option<cudarc::nccl::Group<'g>>,
+    nccl: Option<nccl::Group<'g>>,
     ops: Vec<Op>,
     ended: bool,
 }
@@ -482,7 +532,7 @@ impl<'g> Group<'g> {
     /// [`Error::Nccl`] when NCCL refuses it.
     pub fn send<'s: 'g, T: NcclType>(&mut self, data: CudaView<'s, T>, peer: usize) -> Result<()> {
         match &mut self.nccl {
-            Some(g) => g.send(data, peer as i32).map_err(nccl_err),
+            Some(g) => g.send(data, peer),
             None => {
                 let src = piece(&data, &self.link.stream);
                 self.ops.push(Op::Send { to: peer, src });
@@ -501,7 +551,7 @@ impl<'g> Group<'g> {
         peer: usize,
     ) -> Result<()> {
         match &mut self.nccl {
-            Some(g) => g.recv(buf, peer as i32).map(drop).map_err(nccl_err),
+            Some(g) => g.recv(buf, peer),
             None => {
                 let dst = piece_mut(&mut buf, &self.link.stream);
                 self.ops.push(Op::Recv { from: peer, dst });
@@ -520,7 +570,7 @@ impl<'g> Group<'g> {
         mut recv: CudaViewMut<'r, T>,
     ) -> Result<()> {
         match &mut self.nccl {
-            Some(g) => g.all_gather(send, recv).map(drop).map_err(nccl_err),
+            Some(g) => g.all_gather(send, recv),
             None => {
                 let src = piece(&send, &self.link.stream);
                 let dst = piece_mut(&mut recv, &self.link.stream);
@@ -536,8 +586,8 @@ impl<'g> Group<'g> {
     /// Makes the group's exchanges.
     ///
     /// # Errors
-    /// [`Error::Nccl`] or [`Error::Gpu`] when they fail on a shared GPU (NCCL's group end
-    /// panics on failure, as cudarc has it).
+    /// [`Error::Nccl`] when NCCL fails them; [`Error::Gpu`] when the copies on a shared
+    /// GPU fail.
     pub fn end(mut self) -> Result<()> {
         self.finish()
     }
@@ -547,10 +597,7 @@ impl<'g> Group<'g> {
             return Ok(());
         }
         match self.nccl.take() {
-            Some(g) => {
-                drop(g);
-                Ok(())
-            }
+            Some(g) => g.end(),
             None => self.link.exchange(std::mem::take(&mut self.ops)),
         }
     }
@@ -791,16 +838,22 @@ mod tests {
         out
     }
 
-    /// Ranks sharing GPU 0 (and a team of one) gather, broadcast, reduce and pass a ring
-    /// of sends in a group, with every length its own; each rank's results against the
-    /// host's.
+    /// Ranks sharing GPU 0 (and a team of one, with copies and over NCCL itself) gather,
+    /// broadcast, reduce and pass a ring of sends in a group, with every length its own;
+    /// each rank's results against the host's.
     #[test]
     fn shared_links_exchange_like_nccl() {
         if crate::cuda::test_gpu().is_none() {
             return;
         }
-        for w in [1, 3, 4] {
-            let spec = TeamSpec::on_one_gpu(0, w);
+        let over_nccl = TeamSpec {
+            over_nccl: true,
+            ..TeamSpec::local(1)
+        };
+        let nccl = team::test_nccl().then_some(over_nccl);
+        let specs = [1, 3, 4].map(|w| TeamSpec::on_one_gpu(0, w));
+        for spec in nccl.into_iter().chain(specs) {
+            let w = spec.world;
             let got = team::run(&spec, (0..w).collect(), |m, r: usize| {
                 let (gpu, link) = (&m.gpu, &m.link);
                 let mut out = Vec::new();
@@ -836,7 +889,7 @@ mod tests {
                     let mut recv = gpu.zeros::<u32>(prev + 1)?;
                     let one = gpu.upload(&[r as u32])?;
                     let mut ranks = gpu.zeros::<u32>(w)?;
-                    let mut group = link.group();
+                    let mut group = link.group()?;
                     group.recv(recv.slice_mut(..prev + 1), prev)?;
                     group.all_gather(one.slice(..), ranks.slice_mut(..))?;
                     group.send(send.slice(..), (r + 1) % w)?;

@@ -33,6 +33,7 @@ use serde::Serialize;
 use crate::error::{fmt_bytes, Error, Result};
 
 pub mod link;
+mod nccl;
 pub mod team;
 
 /// One `.cu` file of kernels.
@@ -534,8 +535,16 @@ impl Mailbox {
 
     /// Waits for post `seq` and copies its first `out.len()` values into `out`. `done` is
     /// an event after the posting kernel: once it is complete the post must be there, and a
-    /// missing one (a kernel that failed, or a bug) is an error rather than a hang.
-    pub(crate) fn wait(&self, seq: u64, done: &CudaEvent, out: &mut [u64]) -> Result<()> {
+    /// missing one (a kernel that failed, or a bug) is an error rather than a hang. Now and
+    /// then `watch` is asked, with the wait's start, whether to go on waiting (a team's
+    /// [`link::Link::watch`]: its error ends the wait).
+    pub(crate) fn wait(
+        &self,
+        seq: u64,
+        done: &CudaEvent,
+        out: &mut [u64],
+        watch: impl Fn(Instant) -> Result<()>,
+    ) -> Result<()> {
         assert!(out.len() <= self.values);
         let word = |i: usize| {
             // SAFETY: `addr` holds values + 1 words for the life of `_host`; the GPU may
@@ -543,14 +552,18 @@ impl Mailbox {
             unsafe { std::ptr::read_volatile((self.addr as *const u64).add(i)) }
         };
         let mut spins = 0u32;
+        let since = Instant::now();
         while word(0) != seq {
             spins = spins.wrapping_add(1);
             // Ask the driver now and then only: it may take a lock other GPUs' threads need.
-            if spins % 256 == 0 && done.try_is_complete().map_err(gpu_err)? && word(0) != seq {
-                return Err(Error::Gpu(format!(
-                    "a kernel ended without posting its counts (post {seq}, found {})",
-                    word(0)
-                )));
+            if spins % 256 == 0 {
+                if done.try_is_complete().map_err(gpu_err)? && word(0) != seq {
+                    return Err(Error::Gpu(format!(
+                        "a kernel ended without posting its counts (post {seq}, found {})",
+                        word(0)
+                    )));
+                }
+                watch(since)?;
             }
             std::hint::spin_loop();
         }
@@ -624,6 +637,57 @@ extern "C" __global__ void poster(u64* box, u64 seq) {
 "#,
     };
 
+    const SPINNER: KernelSource = KernelSource {
+        name: "spin_test",
+        source: r#"
+extern "C" __global__ void spin(const volatile u64* box) {
+    while (box[1] == 0) {}
+}
+"#,
+    };
+
+    /// A team over NCCL whose GPU work never ends (a kernel that waits for the host, as an
+    /// exchange would wait for a lost rank): the wait is an error once the patience has
+    /// passed, and the team's communicator is aborted; a plain synchronize would wait
+    /// forever.
+    #[test]
+    fn a_wait_for_work_that_never_ends_is_an_error_after_the_patience() {
+        if !team::test_nccl() {
+            return;
+        }
+        let spec = team::TeamSpec {
+            over_nccl: true,
+            patience: std::time::Duration::from_secs(1),
+            ..team::TeamSpec::local(1)
+        };
+        let e = team::run(&spec, vec![()], |m, ()| {
+            let f = m.gpu.function(&SPINNER, "spin")?;
+            let mailbox = m.gpu.mailbox(1)?;
+            let dev = mailbox.device();
+            let mut b = m.gpu.stream().launch_builder(&f);
+            b.arg(&dev);
+            // SAFETY: matches spin; the mailbox holds one value after its sequence word.
+            unsafe { b.launch(launch_config(1, 32)) }.map_err(gpu_err)?;
+            // The kernel is let go after 3 s: NCCL's abort, after the wait's error at 1 s,
+            // waits for the GPU, where NCCL's own kernels (not this one) would end at once.
+            let addr = mailbox.addr;
+            let waited = std::thread::scope(|s| {
+                s.spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_secs(3));
+                    // SAFETY: word 1 of the mailbox's two, which the kernel only reads; the
+                    // mailbox outlives this thread.
+                    unsafe { std::ptr::write_volatile((addr as *mut u64).add(1), 1) };
+                });
+                m.link.sync()
+            });
+            m.gpu.stream().synchronize().map_err(gpu_err)?;
+            waited
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("has not ended after 1 s"), "{e}");
+    }
+
     /// A kernel's posts reach the host in order, each with its values; a post that no
     /// kernel makes is an error once the event after the work is complete, not a hang.
     #[test]
@@ -644,12 +708,14 @@ extern "C" __global__ void poster(u64* box, u64 seq) {
             unsafe { b.launch(launch_config(2, 64)) }.unwrap();
             done.record(gpu.stream()).unwrap();
             let mut out = [0u64; 2];
-            mailbox.wait(seq, &done, &mut out).unwrap();
+            mailbox.wait(seq, &done, &mut out, |_| Ok(())).unwrap();
             assert_eq!(out, [42, seq * 3]);
         }
         let missing = mailbox.next();
         done.record(gpu.stream()).unwrap();
-        let e = mailbox.wait(missing, &done, &mut [0u64; 2]).unwrap_err();
+        let e = mailbox
+            .wait(missing, &done, &mut [0u64; 2], |_| Ok(()))
+            .unwrap_err();
         assert!(e.to_string().contains("without posting"), "{e}");
     }
 }

@@ -26,15 +26,20 @@
 //! Collectives block until every rank joins, so a rank must never leave the others
 //! waiting: every fallible step before the first collective (allocation) ends in
 //! [`Member::agree`], which all ranks call and which fails on all of them when it fails
-//! on one.
+//! on one. Where a rank stops anyway (an error later on, a process killed, a host lost),
+//! the others do not wait forever: a rank of the same process that fails tells the others
+//! at once, and any wait for the team, joining it included, ends in an error after the
+//! team's patience ([`TeamSpec::patience`], `WARPGRAPH_NCCL_TIMEOUT`; see
+//! [`super::nccl`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudarc::nccl::{Comm, Id};
+use cudarc::nccl::Id;
 
 use super::link::{departed, Hub, Link, Reduce};
+use super::nccl::{self, Comm, Watch};
 use super::Gpu;
 use crate::error::{Error, Result};
 
@@ -49,7 +54,17 @@ pub struct TeamSpec {
     pub gpus: Vec<usize>,
     /// Where the unique id is exchanged when the team spans processes.
     pub id_file: Option<PathBuf>,
+    /// How long a rank waits for the others (to join, for the id file, in an exchange)
+    /// before it takes one for lost and stops with an error ([`DEFAULT_PATIENCE`] unless
+    /// `WARPGRAPH_NCCL_TIMEOUT` says otherwise).
+    pub patience: Duration,
+    /// Exchange through NCCL even where the whole team is on one GPU (a team of one):
+    /// NCCL's path tested where one GPU is all there is.
+    pub over_nccl: bool,
 }
+
+/// How long a rank waits for the others by default: 5 minutes.
+pub const DEFAULT_PATIENCE: Duration = Duration::from_secs(300);
 
 impl TeamSpec {
     /// This process alone, on its GPUs `0..count`.
@@ -59,6 +74,8 @@ impl TeamSpec {
             first_rank: 0,
             gpus: (0..count).collect(),
             id_file: None,
+            patience: DEFAULT_PATIENCE,
+            over_nccl: false,
         }
     }
 
@@ -67,11 +84,14 @@ impl TeamSpec {
     /// process's first) and `WARPGRAPH_NCCL_ID_FILE` (a path every process can read; the
     /// process of rank 0 writes NCCL's unique id there, the others wait for it: give each
     /// job a fresh path). Without `WARPGRAPH_NCCL_WORLD`, [`TeamSpec::local`].
+    /// `WARPGRAPH_NCCL_TIMEOUT` (seconds, over 0) sets the [`TeamSpec::patience`] either
+    /// way.
     ///
     /// # Errors
     /// [`Error::Nccl`] for a variable that is not a number, a team that does not hold
     /// this process's ranks, or a missing id file variable.
     pub fn from_env(count: usize) -> Result<TeamSpec> {
+        let patience = patience(std::env::var("WARPGRAPH_NCCL_TIMEOUT").ok().as_deref())?;
         let var = |name: &str| -> Result<Option<usize>> {
             match std::env::var(name) {
                 Err(_) => Ok(None),
@@ -81,7 +101,10 @@ impl TeamSpec {
             }
         };
         let Some(world) = var("WARPGRAPH_NCCL_WORLD")? else {
-            return Ok(TeamSpec::local(count));
+            return Ok(TeamSpec {
+                patience,
+                ..TeamSpec::local(count)
+            });
         };
         let first_rank = var("WARPGRAPH_NCCL_FIRST_RANK")?.unwrap_or(0);
         let id_file = std::env::var_os("WARPGRAPH_NCCL_ID_FILE").map(PathBuf::from);
@@ -90,6 +113,8 @@ impl TeamSpec {
             first_rank,
             gpus: (0..count).collect(),
             id_file,
+            patience,
+            over_nccl: false,
         };
         spec.check()?;
         Ok(spec)
@@ -103,12 +128,19 @@ impl TeamSpec {
             first_rank: 0,
             gpus: vec![ordinal; ranks],
             id_file: None,
+            patience: DEFAULT_PATIENCE,
+            over_nccl: false,
         }
     }
 
     /// Whether the whole team is on one GPU (a team of one, or ranks sharing a GPU).
     pub fn on_one(&self) -> bool {
         self.is_whole() && self.gpus.iter().all(|&g| g == self.gpus[0])
+    }
+
+    /// Whether the ranks exchange through NCCL (else by copies on their one GPU).
+    fn uses_nccl(&self) -> bool {
+        self.over_nccl || !self.on_one()
     }
 
     /// Whether this process drives every rank.
@@ -136,10 +168,10 @@ impl TeamSpec {
         let mut distinct = self.gpus.clone();
         distinct.sort_unstable();
         distinct.dedup();
-        if distinct.len() != self.gpus.len() && !self.on_one() {
+        if distinct.len() != self.gpus.len() && self.uses_nccl() {
             return Err(Error::Nccl(
                 "ranks may share a GPU only when the whole team is on that one GPU, in one \
-                 process"
+                 process, and does without NCCL"
                     .into(),
             ));
         }
@@ -153,14 +185,15 @@ impl TeamSpec {
         Ok(())
     }
 
-    /// In words: `2 GPUs (ranks 0-1 of 2)`, or `4 ranks on GPU 0`.
+    /// In words: `2 GPUs (ranks 0-1 of 2)`, `4 ranks on GPU 0`, or `1 GPU (rank 0 of 1)
+    /// over NCCL` for a team of one told to use it.
     pub fn describe(&self) -> String {
         let n = self.gpus.len();
         if n > 1 && self.on_one() {
             return format!("{n} ranks on GPU {}", self.gpus[0]);
         }
         format!(
-            "{n} GPU{} (rank{} {}{} of {})",
+            "{n} GPU{} (rank{} {}{} of {}){}",
             if n == 1 { "" } else { "s" },
             if n == 1 { "" } else { "s" },
             self.first_rank,
@@ -169,9 +202,49 @@ impl TeamSpec {
             } else {
                 format!("-{}", self.first_rank + n - 1)
             },
-            self.world
+            self.world,
+            if self.over_nccl && self.on_one() {
+                " over NCCL"
+            } else {
+                ""
+            }
         )
     }
+}
+
+/// The patience `WARPGRAPH_NCCL_TIMEOUT` (`value`, if set) asks for.
+fn patience(value: Option<&str>) -> Result<Duration> {
+    let Some(v) = value else {
+        return Ok(DEFAULT_PATIENCE);
+    };
+    match v.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(Error::Nccl(format!(
+            "WARPGRAPH_NCCL_TIMEOUT={v} is not a number of seconds over 0"
+        ))),
+    }
+}
+
+/// Whether a GPU test of NCCL's path can run: a GPU ([`super::test_gpu`], which may skip
+/// or fail the test) and NCCL. Where NCCL is missing the test skips, saying so, unless
+/// `WARPGRAPH_REQUIRE_NCCL=1`, which makes that a failure.
+///
+/// # Panics
+/// As [`super::test_gpu`]; where NCCL is missing and `WARPGRAPH_REQUIRE_NCCL=1`.
+#[doc(hidden)]
+pub fn test_nccl() -> bool {
+    if super::test_gpu().is_none() {
+        return false;
+    }
+    if nccl_present() {
+        return true;
+    }
+    assert!(
+        std::env::var("WARPGRAPH_REQUIRE_NCCL").as_deref() != Ok("1"),
+        "WARPGRAPH_REQUIRE_NCCL=1 but libnccl.so.2 cannot be opened"
+    );
+    eprintln!("skipped: no NCCL (libnccl.so.2)");
+    false
 }
 
 /// Whether the NCCL library can be opened.
@@ -201,15 +274,11 @@ impl Member {
     pub fn agree(&self, ok: bool) -> Result<bool> {
         let mut flag = self.gpu.upload(&[u32::from(!ok)])?;
         self.link.all_reduce_in_place(&mut flag, Reduce::Max)?;
+        self.link.sync()?;
         let mut out = [0u32];
         self.gpu.download_into(&flag, &mut out)?;
         Ok(out[0] == 0)
     }
-}
-
-/// Turns an NCCL error into the library's.
-pub(crate) fn nccl_err(e: cudarc::nccl::result::NcclError) -> Error {
-    Error::Nccl(format!("{e:?}"))
 }
 
 /// Runs `work` on every GPU of `spec`, one thread each, `inputs[i]` going to the i-th;
@@ -233,7 +302,7 @@ pub fn run<I: Send, R: Send>(
     }
     // One GPU for the whole team (a team of one, or ranks sharing a GPU): copies on it,
     // no NCCL.
-    let hub = spec.on_one().then(|| Hub::new(spec.world));
+    let hub = (!spec.uses_nccl()).then(|| Hub::new(spec.world));
     if hub.is_none() && !nccl_present() {
         return Err(Error::Nccl(
             "the NCCL library (libnccl.so.2) was not found on this machine; several GPUs \
@@ -254,6 +323,7 @@ pub fn run<I: Send, R: Send>(
         None => Some(unique_id(spec)?),
         Some(_) => None,
     };
+    let watch = Watch::new(spec.patience);
     let results: Vec<Result<R>> = std::thread::scope(|s| {
         let handles: Vec<_> = gpus
             .into_iter()
@@ -262,21 +332,28 @@ pub fn run<I: Send, R: Send>(
             .map(|(i, (gpu, input))| {
                 let work = &work;
                 let hub = hub.clone();
+                let watch = watch.clone();
                 s.spawn(move || -> Result<R> {
                     let rank = spec.first_rank + i;
                     // A shared link first: should this rank fail from here on, dropping
                     // it tells the other ranks, which would otherwise wait for it.
                     let shared =
                         hub.map(|hub| Link::shared(hub, rank, spec.world, gpu.stream().clone()));
-                    gpu.bind()?;
+                    // Should this rank fail, the others of this process stop waiting.
+                    let stopped = |e: Error| {
+                        watch.stop();
+                        e
+                    };
+                    gpu.bind().map_err(stopped)?;
+                    let stream = gpu.stream().clone();
                     let link = match (shared, id) {
                         (Some(link), _) => link,
-                        (None, Some(id)) => Link::nccl(
-                            Comm::from_rank(gpu.stream().clone(), rank, spec.world, id)
-                                .map_err(nccl_err)?,
-                            rank,
-                            spec.world,
-                        ),
+                        (None, Some(id)) => {
+                            let comm =
+                                Comm::join(stream.clone(), rank, spec.world, &id, watch.clone())
+                                    .map_err(stopped)?;
+                            Link::nccl(comm, rank, spec.world, stream)
+                        }
                         (None, None) => unreachable!("a team over NCCL has its id"),
                     };
                     let member = Member {
@@ -285,7 +362,7 @@ pub fn run<I: Send, R: Send>(
                         rank,
                         world: spec.world,
                     };
-                    work(&member, input)
+                    work(&member, input).map_err(stopped)
                 })
             })
             .collect();
@@ -341,7 +418,13 @@ impl Drop for GpuClaim {
 /// file when there is one), read from the id file otherwise.
 fn unique_id(spec: &TeamSpec) -> Result<Id> {
     if spec.has_root() {
-        let id = Id::new().map_err(nccl_err)?;
+        let id = Id::new().map_err(|e| {
+            nccl::error(
+                e.0,
+                std::ptr::null_mut(),
+                "making NCCL's unique id for the team",
+            )
+        })?;
         if let Some(path) = &spec.id_file {
             let hex: String = id
                 .internal()
@@ -368,13 +451,15 @@ fn unique_id(spec: &TeamSpec) -> Result<Id> {
     let text = loop {
         match std::fs::read_to_string(path) {
             Ok(t) => break t,
-            Err(_) if start.elapsed() < Duration::from_secs(300) => {
+            Err(_) if start.elapsed() < spec.patience => {
                 std::thread::sleep(Duration::from_millis(100))
             }
             Err(e) => {
                 return Err(Error::Nccl(format!(
-                    "no NCCL id in {} after 5 minutes (is the process of rank 0 running?): {e}",
-                    path.display()
+                    "no NCCL id in {} after {} s (WARPGRAPH_NCCL_TIMEOUT; is the process of \
+                     rank 0 running?): {e}",
+                    path.display(),
+                    spec.patience.as_secs_f64()
                 )))
             }
         }
@@ -434,6 +519,7 @@ mod tests {
             first_rank: 2,
             gpus: vec![0, 1],
             id_file: None,
+            ..TeamSpec::local(2)
         };
         let e = part.check().unwrap_err().to_string();
         assert!(e.contains("WARPGRAPH_NCCL_ID_FILE"), "{e}");
@@ -453,6 +539,7 @@ mod tests {
             first_rank: 0,
             gpus: vec![0, 0, 1],
             id_file: None,
+            ..TeamSpec::local(3)
         };
         assert!(mixed.check().unwrap_err().to_string().contains("share"));
         let split_shared = TeamSpec {
@@ -461,6 +548,72 @@ mod tests {
             ..shared
         };
         assert!(!split_shared.on_one() && split_shared.check().is_err());
+    }
+
+    #[test]
+    fn patience_comes_from_the_variable() {
+        assert_eq!(patience(None).unwrap(), DEFAULT_PATIENCE);
+        assert_eq!(
+            patience(Some(" 2.5 ")).unwrap(),
+            Duration::from_millis(2500)
+        );
+        for bad in ["0", "-3", "soon", "inf", "NaN", ""] {
+            let e = patience(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains("WARPGRAPH_NCCL_TIMEOUT"), "{e}");
+        }
+    }
+
+    /// A process without rank 0 waits for the id file no longer than its patience.
+    #[test]
+    fn the_id_file_is_awaited_no_longer_than_the_patience() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = TeamSpec {
+            world: 2,
+            first_rank: 1,
+            gpus: vec![0],
+            id_file: Some(dir.path().join("never.id")),
+            patience: Duration::from_millis(200),
+            over_nccl: false,
+        };
+        let e = unique_id(&spec).unwrap_err().to_string();
+        assert!(
+            e.contains("no NCCL id in") && e.contains("after 0.2 s"),
+            "{e}"
+        );
+    }
+
+    /// Rank 0 of a team of two whose rank 1 never comes: an error once the patience has
+    /// passed, where a plain `ncclCommInitRank` would wait forever.
+    #[test]
+    fn a_rank_that_never_joins_is_an_error_after_the_patience() {
+        if !test_nccl() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let spec = TeamSpec {
+            world: 2,
+            first_rank: 0,
+            gpus: vec![0],
+            id_file: Some(dir.path().join("half.id")),
+            patience: Duration::from_secs(2),
+            over_nccl: false,
+        };
+        let e = run(&spec, vec![()], |_, ()| Ok(()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("rank 0 of 2") && e.contains("not every rank came within 2 s"),
+            "{e}"
+        );
+        // The GPU is free for the next team.
+        let one = TeamSpec {
+            over_nccl: true,
+            ..TeamSpec::local(1)
+        };
+        assert_eq!(
+            run(&one, vec![5], |m, x: u32| Ok(x + m.rank as u32)).unwrap(),
+            [5]
+        );
     }
 
     #[test]

@@ -261,8 +261,10 @@ pub fn team_sizes() -> Vec<usize> {
     sizes
 }
 
-/// The teams a multi-GPU test runs: those of `team_sizes` (one rank per GPU), then teams
-/// of 2 and 4 ranks sharing GPU 0 where the machine has fewer GPUs than that. A shared
+/// The teams a multi-GPU test runs: those of `team_sizes` (one rank per GPU); on a machine
+/// of one GPU, a team of one over NCCL (unless NCCL is missing, which
+/// `WARPGRAPH_REQUIRE_NCCL=1` makes a failure); then teams of 2 and 4 ranks sharing GPU 0
+/// where the machine has fewer GPUs than that. A shared
 /// team runs all of a team's logic (its partition, its exchanges, the direction switch
 /// across ranks) with copies in place of NCCL, so a machine of one GPU tests teams too.
 /// None (the test skips) where no GPU can be used.
@@ -271,6 +273,13 @@ pub fn teams() -> Vec<warpgraph::cuda::team::TeamSpec> {
     let sizes = team_sizes();
     let most = sizes.iter().copied().max().unwrap_or(0);
     let mut teams: Vec<TeamSpec> = sizes.into_iter().map(TeamSpec::local).collect();
+    if most == 1 && warpgraph::cuda::team::test_nccl() {
+        // NCCL's path, where one GPU is all there is: a team of one over NCCL.
+        teams.push(TeamSpec {
+            over_nccl: true,
+            ..TeamSpec::local(1)
+        });
+    }
     if most > 0 {
         teams.extend(
             [2, 4]

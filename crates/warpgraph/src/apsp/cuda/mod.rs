@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use std::ops::Range;
 
+use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
     CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits,
 };
@@ -55,6 +56,8 @@ pub const KERNELS: KernelSource = KernelSource {
 const TILE: u32 = 32;
 /// The block edge of `fw-tuned`'s third phase (`TT` in `fw.cu`).
 const TUNED_TILE: u32 = 64;
+/// Rounds (pivot tile rows) a team's host queues ahead of its GPU at most.
+const ROUNDS_AHEAD: usize = 4;
 
 /// Which GPU Floyd-Warshall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -275,6 +278,7 @@ fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
         m.link.all_reduce_in_place(&mut c, Reduce::Min)?;
         let mut t = m.gpu.upload(&[seconds])?;
         m.link.all_reduce_in_place(&mut t, Reduce::Max)?;
+        m.link.sync()?;
         let (mut cv, mut tv) = ([0u64], [0f64]);
         m.gpu.download_into(&c, &mut cv)?;
         m.gpu.download_into(&t, &mut tv)?;
@@ -308,7 +312,6 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     let has_pred = mine.1.is_some();
     let mut cells = gpu.zeros::<C>(chunk)?;
     let mut preds = gpu.zeros::<u32>(if has_pred { chunk } else { 1 })?;
-    let stream = gpu.stream().clone();
     if sends {
         for (i, block) in mine.0.chunks(chunk).enumerate() {
             send_block(m, block, &mut cells)?;
@@ -317,7 +320,7 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
             }
         }
         // The buffers may be freed only once the sends are done.
-        stream.synchronize().map_err(gpu_err)?;
+        m.link.sync()?;
     }
     if m.rank == 0 {
         for (from, (_, d, mut p)) in remote {
@@ -329,7 +332,7 @@ fn gather_rows<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 }
             }
         }
-        stream.synchronize().map_err(gpu_err)?;
+        m.link.sync()?;
     }
     Ok(())
 }
@@ -357,6 +360,8 @@ fn recv_block<T: DeviceRepr + NcclType>(
     host: &mut [T],
 ) -> Result<()> {
     m.link.recv(&mut buf.slice_mut(..host.len()), from)?;
+    // The copy would wait for the receive unwatched.
+    m.link.sync()?;
     m.gpu
         .stream()
         .memcpy_dtoh(&buf.slice(..host.len()), host)
@@ -541,7 +546,21 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 block_dim: (TILE, TILE, 1),
                 shared_mem_bytes: 0,
             };
+            let mut ahead = std::collections::VecDeque::new();
             for kb in 0..tiles {
+                if let Some(s) = share {
+                    // A team queues at most ROUNDS_AHEAD rounds ahead of its GPU, so that
+                    // every wait for the team is short and watched (Link::wait_event).
+                    ahead.push_back(
+                        stream
+                            .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
+                            .map_err(gpu_err)?,
+                    );
+                    if ahead.len() > ROUNDS_AHEAD {
+                        let due = ahead.pop_front().expect("more than none");
+                        s.member.link.wait_event(&due)?;
+                    }
+                }
                 let pivot_row = (kb * TILE) as usize;
                 let owner = share.map(|s| {
                     s.rows
@@ -632,6 +651,9 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
         }
     }
     let done = timer.kernels_done(gpu)?;
+    if let Some(s) = share {
+        s.member.link.wait_event(&done)?;
+    }
     let seconds = timer.finish(&done)?.kernel_seconds;
     gpu.download_into(&dd, d)?;
     if let Some(p) = pred {

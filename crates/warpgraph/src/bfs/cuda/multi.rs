@@ -661,7 +661,6 @@ impl RankState {
         gather: bool,
         host_arcs: usize,
     ) -> Result<RankState> {
-        let gpu = &m.gpu;
         // Every rank checks and allocates, then all agree before the first collective.
         let made = Self::allocate(m, g, part, never, gather, host_arcs);
         if !m.agree(made.is_ok())? {
@@ -673,7 +672,7 @@ impl RankState {
         // Every vertex's out-degree on every rank, from each rank's own.
         m.link.all_gather(&own_deg, &mut state.deg)?;
         state.warm_up(m)?;
-        gpu.stream().synchronize().map_err(gpu_err)?;
+        m.link.sync()?;
         Ok(state)
     }
 
@@ -683,7 +682,7 @@ impl RankState {
     /// of the strong scaling, took 0.81-0.84 ms with them at Kronecker 24 on an H200,
     /// 0.78-0.81 ms without.)
     fn gather_front(&mut self, m: &Member) -> Result<()> {
-        let mut group = m.link.group();
+        let mut group = m.link.group()?;
         group.all_gather(self.own.as_view(), self.front.as_view_mut())?;
         group.all_gather(self.counters.stats.as_view(), self.stats_all.as_view_mut())?;
         group.end()
@@ -706,7 +705,7 @@ impl RankState {
         if m.world > 1 {
             let most = self.outbox[0].len();
             for words in [2, most.min(1 << 20)] {
-                let mut group = m.link.group();
+                let mut group = m.link.group()?;
                 let others = (0..m.world).filter(|&p| p != m.rank);
                 for ((p, o), i) in others.zip(&self.outbox).zip(&mut self.inbox) {
                     group.send(o.slice(..words), p)?;
@@ -1008,7 +1007,8 @@ impl RankState {
             self.posted.record(&stream).map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
             let mut counts = [0u64; 3];
-            self.mailbox.wait(post, &self.posted, &mut counts)?;
+            self.mailbox
+                .wait(post, &self.posted, &mut counts, |t| m.link.watch(t))?;
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: a list of the vertices found at level {level} \
@@ -1038,7 +1038,7 @@ impl RankState {
         }
         if gather {
             // Spread over processes: every part to rank 0's GPU first.
-            let mut group = m.link.group();
+            let mut group = m.link.group()?;
             if m.rank == 0 {
                 for (p, (d, pa)) in (1..m.world).zip(self.all.iter_mut()) {
                     group.recv(d.as_view_mut(), p)?;
@@ -1051,6 +1051,7 @@ impl RankState {
             group.end()?;
         }
         let done = timer.kernels_done(gpu)?;
+        m.link.wait_event(&done)?;
         if let Some(sink) = sink {
             if gather {
                 // Rank 0 of a team over processes: its own part, then the others'.
@@ -1355,9 +1356,10 @@ impl RankState {
         let cfg = launch_config(self.blocks, THREADS);
         let (world, rank) = (m.world as u32, m.rank as u32);
         let mut counts = vec![0u64; m.world * m.world];
-        self.mailbox.wait(post, &self.posted, &mut counts)?;
+        self.mailbox
+            .wait(post, &self.posted, &mut counts, |t| m.link.watch(t))?;
         {
-            let mut group = m.link.group();
+            let mut group = m.link.group()?;
             let others = (0..m.world).filter(|&p| p != m.rank);
             for ((p, o), i) in others.zip(&self.outbox).zip(&mut self.inbox) {
                 // Both sides know each size, so an empty list is skipped on both.
