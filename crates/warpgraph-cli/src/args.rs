@@ -66,6 +66,15 @@ pub fn parse_gpus(s: &str) -> Result<Gpus, String> {
     }
 }
 
+/// The error for `--gpus` on a run that is on the CPU: no GPU could be used (and why), or
+/// `--device cpu` was asked for.
+pub fn gpus_without_a_gpu() -> anyhow::Error {
+    match warpgraph::cuda::unavailable_reason() {
+        Some(why) => anyhow::anyhow!("--gpus needs GPUs, and none can be used here: {why}"),
+        None => anyhow::anyhow!("--gpus runs on GPUs: leave --device at auto or cuda"),
+    }
+}
+
 /// Parser for `--format` / `--to`.
 pub fn format_choice() -> impl TypedValueParser<Value = Format> {
     choice(Format::ALL.iter().map(|f| f.name()))

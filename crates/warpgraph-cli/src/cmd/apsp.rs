@@ -44,7 +44,9 @@ Examples:
 
 Several GPUs (--gpus, Floyd-Warshall only): the matrix is split into blocks of whole rows,
 one per GPU; each round the owner of the pivot rows broadcasts them through NCCL
-(libnccl.so.2 needed). The result is the single GPU's, cell for cell.")]
+(libnccl.so.2 needed). The result is the single GPU's, cell for cell. Hosts join as for
+`warpgraph bfs --gpus` (see its help); a wait for the team ends in an error after
+WARPGRAPH_NCCL_TIMEOUT seconds (default 300).")]
 pub struct ApspArgs {
     #[command(flatten)]
     graph: GraphArgs,
@@ -71,7 +73,7 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     let gpu = device.gpu()?;
     let team = match args.gpus {
         None => None,
-        Some(_) if gpu.is_none() => bail!("--gpus runs on GPUs: leave --device at auto or cuda"),
+        Some(_) if gpu.is_none() => return Err(crate::args::gpus_without_a_gpu()),
         Some(n) => Some(TeamSpec::from_env(n.resolve()?)?),
     };
     let backend = match (&team, &gpu) {

@@ -135,7 +135,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     let (g, graph_name) = args.graph.load(quiet)?;
     if let Some(sizes) = &args.gpus {
         if device == Device::Cpu {
-            bail!("--gpus runs on GPUs: leave --device at auto or cuda");
+            return Err(crate::args::gpus_without_a_gpu());
         }
         return match args.problem {
             Problem::Bfs => crate::cmd::team::bench_bfs(&g, &graph_name, sizes, &args),

@@ -26,7 +26,9 @@ depths are those of one GPU; the parents are the first in-neighbour one level up
 for any number of GPUs. To span hosts, run one process per host with
 WARPGRAPH_NCCL_WORLD (ranks in all), WARPGRAPH_NCCL_FIRST_RANK (this host's first) and
 WARPGRAPH_NCCL_ID_FILE (a fresh path on a shared file system) set; rank 0's host prints
-the result (README: Several GPUs).")]
+the result (README: Several GPUs). No GPU waits for the others forever: a rank that
+fails stops the others of its process, and any wait for the team (joining it, the id
+file, an exchange) ends in an error after WARPGRAPH_NCCL_TIMEOUT seconds (default 300).")]
 pub struct BfsArgs {
     #[command(flatten)]
     graph: GraphArgs,
@@ -88,7 +90,7 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
         }
         Some(gpus) => {
             if device == warpgraph::device::Device::Cpu {
-                anyhow::bail!("--gpus runs on GPUs: leave --device at auto or cuda");
+                return Err(crate::args::gpus_without_a_gpu());
             }
             let spec = TeamSpec::from_env(gpus.resolve()?)?;
             let opts = cpu_options(args.direction, args.switch);

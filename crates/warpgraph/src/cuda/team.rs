@@ -30,7 +30,7 @@
 //! the others do not wait forever: a rank of the same process that fails tells the others
 //! at once, and any wait for the team, joining it included, ends in an error after the
 //! team's patience ([`TeamSpec::patience`], `WARPGRAPH_NCCL_TIMEOUT`; see
-//! [`super::nccl`]).
+//! `cuda/nccl.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
