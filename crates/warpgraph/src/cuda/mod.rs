@@ -563,7 +563,9 @@ impl Mailbox {
                         word(0)
                     )));
                 }
-                watch(since)?;
+                if spins % 4096 == 0 {
+                    watch(since)?;
+                }
             }
             std::hint::spin_loop();
         }

@@ -260,28 +260,35 @@ impl Comm {
     /// [`Error::Nccl`] saying which.
     pub(crate) fn watch(&self, since: Instant) -> Result<()> {
         let raw = self.raw()?;
-        let what = format!("rank {} of {}", self.rank, self.world);
         let mut state = ncclResult_t::ncclSuccess;
         // SAFETY: a live handle, and a place for the answer.
         let code = unsafe { sys::ncclCommGetAsyncError(raw, &mut state) };
-        let failed = check(code, raw, &what).and_then(|()| check(state, raw, &what));
-        let failed = match failed {
-            Err(e) => Some(e),
-            Ok(()) if self.watch.stopped() => Some(Error::Nccl(DEPARTED.into())),
-            Ok(()) if since.elapsed() > self.watch.patience => Some(Error::Nccl(format!(
+        let fine =
+            |r: ncclResult_t| matches!(r, ncclResult_t::ncclSuccess | ncclResult_t::ncclInProgress);
+        // Asked often (a mailbox's wait): words only once something is wrong.
+        if fine(code)
+            && fine(state)
+            && !self.watch.stopped()
+            && since.elapsed() <= self.watch.patience
+        {
+            return Ok(());
+        }
+        let what = format!("rank {} of {}", self.rank, self.world);
+        let e = if !fine(code) {
+            error(code, raw, &what)
+        } else if !fine(state) {
+            error(state, raw, &what)
+        } else if self.watch.stopped() {
+            Error::Nccl(DEPARTED.into())
+        } else {
+            Error::Nccl(format!(
                 "{what}: an exchange with the other ranks has not ended after {} s \
                  (WARPGRAPH_NCCL_TIMEOUT): another rank has most likely stopped",
                 self.watch.patience.as_secs_f64()
-            ))),
-            Ok(()) => None,
+            ))
         };
-        match failed {
-            Some(e) => {
-                self.abort();
-                Err(e)
-            }
-            None => Ok(()),
-        }
+        self.abort();
+        Err(e)
     }
 
     /// Calls `f` with the handle and the stream, and turns its result into ours.
