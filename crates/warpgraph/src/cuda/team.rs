@@ -54,9 +54,10 @@ pub struct TeamSpec {
     pub gpus: Vec<usize>,
     /// Where the unique id is exchanged when the team spans processes.
     pub id_file: Option<PathBuf>,
-    /// How long a rank waits for the others (to join, for the id file, in an exchange)
-    /// before it takes one for lost and stops with an error ([`DEFAULT_PATIENCE`] unless
-    /// `WARPGRAPH_NCCL_TIMEOUT` says otherwise).
+    /// How long a rank of a team over NCCL waits for the others (to join, for the id
+    /// file, in an exchange) before it takes one for lost and stops with an error
+    /// ([`DEFAULT_PATIENCE`] unless `WARPGRAPH_NCCL_TIMEOUT` says otherwise). Ranks sharing
+    /// a GPU need none: they meet on the host, where a rank that stops is seen at once.
     pub patience: Duration,
     /// Exchange through NCCL even where the whole team is on one GPU (a team of one):
     /// NCCL's path tested where one GPU is all there is.
