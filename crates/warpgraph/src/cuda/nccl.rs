@@ -302,6 +302,37 @@ impl Comm {
         check(code, raw, what)
     }
 
+    /// `ncclAllGather` of `len` elements a rank, from `src` into `dst`.
+    ///
+    /// # Safety
+    /// Both live on this stream's GPU until the work is done, `dst` `world` times as long
+    /// as `src` (NCCL checks no lengths).
+    unsafe fn all_gather_at<T: NcclType>(&self, src: u64, dst: u64, len: usize) -> Result<()> {
+        self.call("all-gather", |c, s| unsafe {
+            sys::ncclAllGather(src as _, dst as _, len, T::as_nccl_type(), c, s)
+        })
+    }
+
+    /// `ncclSend` of `len` elements at `src` to `peer`.
+    ///
+    /// # Safety
+    /// `src` lives on this stream's GPU until the work is done.
+    unsafe fn send_at<T: NcclType>(&self, src: u64, len: usize, peer: usize) -> Result<()> {
+        self.call("send", |c, s| unsafe {
+            sys::ncclSend(src as _, len, T::as_nccl_type(), peer as c_int, c, s)
+        })
+    }
+
+    /// `ncclRecv` of `len` elements from `peer` into `dst`.
+    ///
+    /// # Safety
+    /// `dst` lives on this stream's GPU until the work is done.
+    unsafe fn recv_at<T: NcclType>(&self, dst: u64, len: usize, peer: usize) -> Result<()> {
+        self.call("receive", |c, s| unsafe {
+            sys::ncclRecv(dst as _, len, T::as_nccl_type(), peer as c_int, c, s)
+        })
+    }
+
     /// Every rank's `send` in rank order in `recv`.
     pub(crate) fn all_gather<T: NcclType, S: DevicePtr<T>, R: DevicePtrMut<T>>(
         &self,
@@ -310,11 +341,9 @@ impl Comm {
     ) -> Result<()> {
         let (src, _src) = send.device_ptr(&self.stream);
         let (dst, _dst) = recv.device_ptr_mut(&self.stream);
-        // SAFETY: both buffers live on this stream's GPU, recv world times send's length
-        // (NCCL checks no lengths: the callers make them so).
-        self.call("all-gather", |c, s| unsafe {
-            sys::ncclAllGather(src as _, dst as _, send.len(), T::as_nccl_type(), c, s)
-        })
+        // SAFETY: both are this stream's buffers, marked in use by the guards; the callers
+        // make recv world times send's length.
+        unsafe { self.all_gather_at::<T>(src, dst, send.len()) }
     }
 
     /// `root`'s `send` (`None` elsewhere) into `recv`.
@@ -355,10 +384,8 @@ impl Comm {
     /// `data` to `peer`.
     pub(crate) fn send<T: NcclType, S: DevicePtr<T>>(&self, data: &S, peer: usize) -> Result<()> {
         let (src, _rec) = data.device_ptr(&self.stream);
-        // SAFETY: a live buffer on this stream's GPU.
-        self.call("send", |c, s| unsafe {
-            sys::ncclSend(src as _, data.len(), T::as_nccl_type(), peer as c_int, c, s)
-        })
+        // SAFETY: this stream's buffer, marked in use by the guard.
+        unsafe { self.send_at::<T>(src, data.len(), peer) }
     }
 
     /// What `peer` sends, into `buf`.
@@ -369,10 +396,8 @@ impl Comm {
     ) -> Result<()> {
         let len = buf.len();
         let (dst, _rec) = buf.device_ptr_mut(&self.stream);
-        // SAFETY: a live buffer on this stream's GPU.
-        self.call("receive", |c, s| unsafe {
-            sys::ncclRecv(dst as _, len, T::as_nccl_type(), peer as c_int, c, s)
-        })
+        // SAFETY: this stream's buffer, marked in use by the guard.
+        unsafe { self.recv_at::<T>(dst, len, peer) }
     }
 
     /// Starts a group of exchanges, made as one at [`Group::end`].
@@ -413,9 +438,7 @@ impl<'g> Group<'g> {
         let (src, rec) = data.view_ptr(&self.comm.stream);
         self.syncs.push(rec);
         // SAFETY: a live view on this stream's GPU, kept until the group ends.
-        self.comm.call("send", |c, s| unsafe {
-            sys::ncclSend(src as _, len, T::as_nccl_type(), peer as c_int, c, s)
-        })
+        unsafe { self.comm.send_at::<T>(src, len, peer) }
     }
 
     /// What `peer` sends, into `buf`.
@@ -428,9 +451,7 @@ impl<'g> Group<'g> {
         let (dst, rec) = buf.view_ptr_mut(&self.comm.stream);
         self.syncs.push(rec);
         // SAFETY: a live view on this stream's GPU, kept until the group ends.
-        self.comm.call("receive", |c, s| unsafe {
-            sys::ncclRecv(dst as _, len, T::as_nccl_type(), peer as c_int, c, s)
-        })
+        unsafe { self.comm.recv_at::<T>(dst, len, peer) }
     }
 
     /// Every rank's `send` in rank order in `recv`.
@@ -444,9 +465,7 @@ impl<'g> Group<'g> {
         let (dst, rec_dst) = recv.view_ptr_mut(&self.comm.stream);
         self.syncs.extend([rec_src, rec_dst]);
         // SAFETY: live views on this stream's GPU, kept until the group ends.
-        self.comm.call("all-gather", |c, s| unsafe {
-            sys::ncclAllGather(src as _, dst as _, len, T::as_nccl_type(), c, s)
-        })
+        unsafe { self.comm.all_gather_at::<T>(src, dst, len) }
     }
 
     /// Makes the group's exchanges.
