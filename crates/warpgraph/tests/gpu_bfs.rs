@@ -109,7 +109,9 @@ fn every_kernel_file_compiles() {
 }
 
 /// Power-law, uniform and mesh graphs large enough for many queue-generation blocks and
-/// every degree class; several sources on one upload.
+/// every degree class; several sources on one upload. The uniform graph (out-degrees
+/// below 32) and the grids take `tuned`'s solo levels, the uniform one in and out of them
+/// as its frontier grows past their limit and shrinks again.
 #[test]
 fn generated_graphs_match_the_cpu() {
     let Some(gpu) = common::gpu() else { return };
@@ -141,6 +143,16 @@ fn generated_graphs_match_the_cpu() {
                 cols: 200,
                 remove: 0.0,
                 shortcuts: 0,
+            },
+            false,
+        ),
+        // Road-like: holes and a few long arcs; frontiers small enough to go solo.
+        generated(
+            Generator::Grid {
+                rows: 700,
+                cols: 600,
+                remove: 0.2,
+                shortcuts: 40,
             },
             false,
         ),

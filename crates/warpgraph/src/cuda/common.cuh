@@ -48,13 +48,13 @@ __device__ void grid_sync(u32* bar) {
     __syncthreads();
 }
 
-// Grid-wide barrier on one word (every block resident): each block adds 1, block 0
-// adds 2^31 - (blocks - 1), so the word's top bit flips when the last one arrives, which
-// every block watches for. Needs no reset.
-__device__ void grid_sync_flat(u32* word) {
+// Barrier of blocks 0 .. members - 1 on one word (each resident): each adds 1, block 0
+// adds 2^31 - (members - 1), so the word's top bit flips when the last one arrives, which
+// every member watches for. Needs no reset.
+__device__ void sync_first(u32* word, u32 members) {
     __syncthreads();
     if (threadIdx.x == 0) {
-        u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+        u32 add = blockIdx.x == 0 ? 0x80000000u - (members - 1) : 1u;
         volatile u32* w = word;
         __threadfence();
         u32 old = atomicAdd(word, add);
@@ -64,6 +64,9 @@ __device__ void grid_sync_flat(u32* word) {
     }
     __syncthreads();
 }
+
+// Grid-wide barrier on one word (every block resident; see sync_first).
+__device__ void grid_sync_flat(u32* word) { sync_first(word, gridDim.x); }
 
 // A mailbox (cuda/mod.rs's Mailbox: a few words of host memory mapped for the GPU), which
 // one thread fills: each value i into word 1 + i (post_value), then `post` fences them
