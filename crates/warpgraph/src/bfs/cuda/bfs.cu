@@ -724,13 +724,16 @@ __device__ __forceinline__ u32 bu_next_phase(u64 found, u64 awake, u32 direction
 // than cap vertices; each level appends its claims to q (then the lists swap) and counts
 // them in the append counter of bfs_enterprise's level loop. Block 0 writes the level
 // reached and its frontier's size to ctl, a trace line a level from line `lines` on.
-__device__ void solo_levels(const u64* off, const u32* tgt, u32* depth, u32* parent, u32* q,
-                            u32* q2, u32 level, u32 listed, u32 cap, u32* bar, u32* ctl,
+__device__ void solo_levels(const u64* off, const u32* tgt, u32* depth, u32* parent, u32 n,
+                            u32* q, u32* q2, u32 level, u32 listed, u32 cap, u32* bar, u32* ctl,
                             u32* log, u32 log_cap, u32 lines) {
     u32 members = min((u32)SOLO_BLOCKS, gridDim.x);
     if (blockIdx.x >= members) return;
     u32 threads = members * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
     bool lead = blockIdx.x == 0 && threadIdx.x == 0;
+    // This thread's first vertex of the level, read together with the level's size (a
+    // stale entry where t >= listed, then unused).
+    u32 mine = t < n ? ld(q2 + t) : 0;
     do {
         if (lead) {
             bar[3 + (level + 2) % 3] = 0;  // as the level loop clears it
@@ -740,12 +743,13 @@ __device__ void solo_levels(const u64* off, const u32* tgt, u32* depth, u32* par
         }
         u32* ctr = bar + 3 + (level + 1) % 3;
         for (u32 i = t; i < listed; i += threads) {
-            u32 u = ld(q2 + i);
+            u32 u = i == t ? mine : ld(q2 + i);
             expand_arcs(u, off[u], off[u + 1], 1, tgt, depth, parent, level + 1, q, ctr);
         }
         sync_first(bar + 6, members);
-        listed = ld(ctr);
         u32* s = q; q = q2; q2 = s;
+        mine = t < n ? ld(q2 + t) : 0;
+        listed = ld(ctr);
         level++;
     } while (listed > 0 && listed <= cap);
     if (lead) {
@@ -915,7 +919,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                 solo_cap = (u32)min(most, (u64)SOLO_LIST);
             }
             if (have_list && listed > 0 && listed <= solo_cap) {
-                solo_levels(off, tgt, depth, parent, q, q2, level, listed, solo_cap, bar, ctl,
+                solo_levels(off, tgt, depth, parent, n, q, q2, level, listed, solo_cap, bar, ctl,
                             log, log_cap, lines);
                 grid_sync(bar);
                 u32 reached = ld(ctl + CTL_SOLO_LEVEL);
