@@ -122,6 +122,33 @@ __device__ __forceinline__ void warp_append(bool want, u32 v, u32* list, u32* ct
     if (want) list[slot] = v;
 }
 
+// Appends v[k] to list[] for every k and calling lane whose want[k] is set, one atomic add
+// on *ctr per warp for all K (see warp_reserve): lane by lane within each k, k by k.
+template <int K>
+__device__ __forceinline__ void warp_append_all(const bool* want, const u32* v, u32* list,
+                                                u32* ctr) {
+    unsigned active = __activemask();
+    unsigned takers[K];
+    u32 total = 0;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        takers[k] = __ballot_sync(active, want[k]);
+        total += __popc(takers[k]);
+    }
+    if (!total) return;
+    u32 lane = threadIdx.x & 31;
+    int leader = __ffs(active) - 1;
+    u32 base = 0;
+    if (lane == (u32)leader) base = atomicAdd(ctr, total);
+    base = __shfl_sync(active, base, leader);
+    unsigned below = (1u << lane) - 1;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        if (want[k]) list[base + __popc(takers[k] & below)] = v[k];
+        base += __popc(takers[k]);
+    }
+}
+
 // Degree prefix sums over a list of vertices, a contiguous run [lo, hi) per thread:
 // run_arcs gives the arcs of the run's vertices (for a block or grid scan), write_offsets
 // then writes out[i] = base + the arcs of list[lo..i) for each i of the run.

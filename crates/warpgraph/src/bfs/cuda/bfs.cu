@@ -304,36 +304,42 @@ __device__ void classify_write(const Scan& s, const Placed& p, u32* out, u32* hu
     }
 }
 
-// With sparse frontiers: claims w for u with a compare-and-swap (so exactly one thread
-// wins each vertex) and appends the winners to app[], one atomic add per warp. Every
-// active lane calls it; `open` says whether its w was unvisited when read.
-__device__ __forceinline__ void claim(u32* depth, u32* parent, u32 u, u32 w, bool open,
-                                      u32 next, u32* app, u32* ctr) {
-    bool won = open && atomicCAS(depth + w, UNVISITED, next) == UNVISITED;
-    if (won) parent[w] = u;
-    warp_append(won, w, app, ctr);
-}
-
 // Arcs a thread handles at once in an expansion: it issues all their loads before it
 // uses any, so that UNROLL misses are in flight instead of one.
 #define UNROLL 4
 
 // The arcs u[k] -> w[k] (w[k] == UNVISITED: no arc) whose targets had depths d[k]: each
-// target still unvisited gets depth next and parent u[k] (with app, by a claim that
-// appends it to app[]).
+// target still unvisited gets depth next and parent u[k]. With app (sparse frontiers),
+// each is claimed by a compare-and-swap, so exactly one thread wins it, and the winners
+// are appended to app[]: all UNROLL claims in flight at once, then one atomic add per warp
+// for all their slots.
 __device__ __forceinline__ void visit_group(const u32* u, const u32* w, const u32* d,
                                             u32* depth, u32* parent, u32 next, u32* app,
                                             u32* ctr) {
+    bool open[UNROLL];
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++) open[k] = w[k] != UNVISITED && d[k] == UNVISITED;
+    if (!app) {
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            if (open[k]) {
+                depth[w[k]] = next;
+                parent[w[k]] = u[k];
+            }
+        }
+        return;
+    }
+    u32 was[UNROLL];
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++)
+        was[k] = open[k] ? atomicCAS(depth + w[k], UNVISITED, next) : 0;
+    bool won[UNROLL];
 #pragma unroll
     for (int k = 0; k < UNROLL; k++) {
-        bool open = w[k] != UNVISITED && d[k] == UNVISITED;
-        if (app) {
-            claim(depth, parent, u[k], w[k], open, next, app, ctr);
-        } else if (open) {
-            depth[w[k]] = next;
-            parent[w[k]] = u[k];
-        }
+        won[k] = open[k] && was[k] == UNVISITED;
+        if (won[k]) parent[w[k]] = u[k];
     }
+    warp_append_all<UNROLL>(won, w, app, ctr);
 }
 
 // Expands the arcs first, first + stride, ... (below end) of u.
