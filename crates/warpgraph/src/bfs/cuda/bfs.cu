@@ -342,7 +342,9 @@ __device__ __forceinline__ void visit_group(const u32* u, const u32* w, const u3
     warp_append_all<UNROLL>(won, w, app, ctr);
 }
 
-// Expands the arcs first, first + stride, ... (below end) of u.
+// Expands the arcs first, first + stride, ... (below end) of u. Without PROBE (claims
+// only), a target's depth is not read first: its claim finds out.
+template <bool PROBE = true>
 __device__ __forceinline__ void expand_arcs(u32 u, u64 first, u64 end, u32 stride,
                                             const u32* tgt, u32* depth, u32* parent, u32 next,
                                             u32* app, u32* ctr) {
@@ -357,7 +359,8 @@ __device__ __forceinline__ void expand_arcs(u32 u, u64 first, u64 end, u32 strid
             w[k] = f < end ? tgt[f] : UNVISITED;
         }
 #pragma unroll
-        for (int k = 0; k < UNROLL; k++) d[k] = w[k] != UNVISITED ? ld(depth + w[k]) : 0;
+        for (int k = 0; k < UNROLL; k++)
+            d[k] = PROBE && w[k] != UNVISITED ? ld(depth + w[k]) : UNVISITED;
         visit_group(us, w, d, depth, parent, next, app, ctr);
     }
 }
@@ -750,7 +753,7 @@ __device__ void solo_levels(const u64* off, const u32* tgt, u32* depth, u32* par
         u32* ctr = bar + 3 + (level + 1) % 3;
         for (u32 i = t; i < listed; i += threads) {
             u32 u = i == t ? mine : ld(q2 + i);
-            expand_arcs(u, off[u], off[u + 1], 1, tgt, depth, parent, level + 1, q, ctr);
+            expand_arcs<false>(u, off[u], off[u + 1], 1, tgt, depth, parent, level + 1, q, ctr);
         }
         sync_first(bar + 6, members);
         u32* s = q; q = q2; q2 = s;
