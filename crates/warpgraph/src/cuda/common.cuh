@@ -55,12 +55,12 @@ __device__ void sync_first(u32* word, u32 members) {
     __syncthreads();
     if (threadIdx.x == 0) {
         u32 add = blockIdx.x == 0 ? 0x80000000u - (members - 1) : 1u;
-        volatile u32* w = word;
-        __threadfence();
-        u32 old = atomicAdd(word, add);
-        while (((old ^ *w) & 0x80000000u) == 0) {
-        }
-        __threadfence();
+        u32 old, now;
+        asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;"
+                     : "=r"(old) : "l"(word), "r"(add) : "memory");
+        do {
+            asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(word) : "memory");
+        } while (((old ^ now) & 0x80000000u) == 0);
     }
     __syncthreads();
 }
