@@ -192,8 +192,23 @@ __device__ __forceinline__ bool lower(const Relax<W, D>& r, u32 u, D du, u32 v, 
     return lowered && nd < r.hi;
 }
 
+// Of the targets v[k] whose want[k] is set, those not yet stamped with r.mark (stamped
+// now): join[k]. All UNROLL exchanges in flight at once.
+template <typename W, typename D>
+__device__ __forceinline__ void first_marks(const Relax<W, D>& r, const u32* v,
+                                            const bool* want, bool* join) {
+    u32 was[UNROLL];
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++)
+        was[k] = want[k] ? atomicExch(r.stamp + v[k], r.mark) : r.mark;
+#pragma unroll
+    for (int k = 0; k < UNROLL; k++) join[k] = was[k] != r.mark;
+}
+
 // Relaxes the arcs first, first + stride, ... (below end) of u, at distance du. Every
-// target improved below r.hi joins the next list (once). All active lanes call it.
+// target improved below r.hi joins the next list (once). All active lanes call it. The
+// UNROLL arcs' atomic operations go out together, step by step (the minima, the stamps,
+// then one atomic add per warp for the list's slots), not arc after arc.
 template <typename W, typename D>
 __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u64 first,
                                            u64 end, u32 stride) {
@@ -201,12 +216,11 @@ __device__ __forceinline__ void relax_arcs(const Relax<W, D>& r, u32 u, D du, u6
         u32 v[UNROLL];
         D w[UNROLL], dv[UNROLL];
         load_targets(r, e, end, stride, v, w, dv);
+        bool lowered[UNROLL], join[UNROLL];
 #pragma unroll
-        for (int k = 0; k < UNROLL; k++) {
-            bool join = lower(r, u, du, v[k], w[k], dv[k]) &&
-                        atomicExch(r.stamp + v[k], r.mark) != r.mark;
-            warp_append(join, v[k], r.next, r.ctr);
-        }
+        for (int k = 0; k < UNROLL; k++) lowered[k] = lower(r, u, du, v[k], w[k], dv[k]);
+        first_marks(r, v, lowered, join);
+        warp_append_all<UNROLL>(join, v, r.next, r.ctr);
     }
 }
 
@@ -525,14 +539,17 @@ __device__ __forceinline__ void owned_relax(const Relax<W, D>& r, u32 u, D du, u
         u32 v[UNROLL];
         D w[UNROLL], dv[UNROLL];
         load_targets(r, e, end, 1, v, w, dv);
+        bool lowered[UNROLL], own[UNROLL], join[UNROLL];
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            bool lowered = lower(r, u, du, v[k], w[k], dv[k]);
-            bool mine = v[k] >= vlo && v[k] < vhi;
-            bool join = lowered && mine && atomicExch(r.stamp + v[k], r.mark) != r.mark;
-            warp_append(join, v[k], r.next, r.ctr);
-            if (lowered && !mine) inbox_push(v[k], chunk, istamp, inbox, ictr, pending);
+            lowered[k] = lower(r, u, du, v[k], w[k], dv[k]);
+            own[k] = lowered[k] && v[k] >= vlo && v[k] < vhi;
         }
+        first_marks(r, v, own, join);
+        warp_append_all<UNROLL>(join, v, r.next, r.ctr);
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++)
+            if (lowered[k] && !own[k]) inbox_push(v[k], chunk, istamp, inbox, ictr, pending);
     }
 }
 
