@@ -56,7 +56,13 @@
 //!   to 15.6 ms, 1024 x 1024 14.2 to 7.3 ms).
 //!
 //! Every expansion and bottom-up step issues the loads of four arcs before it uses any
-//! (memory-level parallelism; a thread per arc would otherwise wait out one miss at a time).
+//! (memory-level parallelism; a thread per arc would otherwise wait out one miss at a time),
+//! and a thread's four claims go out together, followed by one atomic add per warp for all
+//! their slots in the list, where each claim used to wait for the one before it and its
+//! append (the 2048 x 2048 grid 15.4 to 12.9 ms on an H100, the uniform graph 3% faster).
+//! With the claims alone (no read of a target's depth first) and the solo barrier on
+//! release and acquire operations instead of full fences, a solo level takes 3.3 us on an
+//! H100, the 2048 x 2048 grid 11.0 ms in all.
 //!
 //! Hubs are the vertices of out-degree above `tau`, the degree of the 4096th best
 //! connected vertex, so that every hub fits the cache; a graph with no vertex above that

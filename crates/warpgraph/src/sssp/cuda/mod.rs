@@ -14,7 +14,11 @@
 //!   order; Davidson et al.'s near/far split): the bucket's list is expanded, the vertices
 //!   it lowers below the bucket's end forming the next list (each once, by a per-vertex
 //!   stamp), until the list is empty; a scan of all distances then collects the next
-//!   non-empty bucket. Lists are built by warp-aggregated appends; a vertex of fewer than
+//!   non-empty bucket. A thread relaxes four arcs at once, their atomic operations sent
+//!   together step by step (the four minima, then the stamps of those lowered, then one
+//!   atomic add per warp for all their list slots) rather than arc after arc: on an H100
+//!   Kronecker 22 8.3 to 7.4 ms, uniform 2^22 11.3 to 10.4 ms. Lists are built by
+//!   warp-aggregated appends; a vertex of fewer than
 //!   32 arcs is expanded by a thread, up to 1,023 by a warp, and bigger ones as one flat
 //!   range of arcs shared by the whole grid. `dijkstra-parallel` is seed 002's rule: a
 //!   bucket as wide as the smallest arc weight settles every vertex within that width
