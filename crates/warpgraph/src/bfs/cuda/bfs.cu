@@ -673,7 +673,7 @@ __device__ void list_bits(const u32* bits, u32 words, u32* out, u32* counts, u32
 }
 
 // Trace line number `line` (when below cap): level, step kind (0 top-down, 1 switch,
-// 2 bottom-up, 3 small frontier, 4 solo level), sizes, time.
+// 2 bottom-up, 3 small frontier, 4 solo level, 5 wide level), sizes, time.
 __device__ void trace_line(u32* log, u32 cap, u32 line, u32 level, u32 kind, const Placed& p) {
     if (line >= cap) return;
     u64 now = global_timer();
@@ -697,7 +697,8 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 #define CTL_AWAKE 2
 #define CTL_PARITY 3
 #define CTL_LINES 4
-// Where solo_levels (below) leaves the level it stopped at and that level's frontier size.
+// Where solo levels (listed_levels, below) leave the level they stopped at and that level's
+// frontier size.
 #define CTL_SOLO_LEVEL 5
 #define CTL_SOLO_LISTED 6
 #define CTL_WORDS 8
@@ -719,24 +720,26 @@ __device__ __forceinline__ u32 bu_next_phase(u64 found, u64 awake, u32 direction
 
 // Beyond the paper (tuned, on a graph whose out-degrees are all at most NARROW_DEGREE: a
 // grid, a road network, a mesh). Such a graph is crossed in hundreds or thousands of
-// levels of a few thousand vertices, where the whole grid's barrier and expand_flat's sums
-// of degrees were most of a level's time. So a listed frontier of at most SOLO_LIST
-// vertices is expanded by the first SOLO_BLOCKS blocks alone, a thread per vertex, which
-// meet at a barrier of their own (sync_first on bar[6]) level after level while the other
-// blocks wait at the next grid barrier.
+// levels, where the whole grid's barrier and expand_flat's sums of degrees were most of a
+// small level's time, and a queue's classification (pointless: every vertex has fewer than
+// 32 arcs) most of a big one's. So while no switch to bottom-up is possible, a listed
+// frontier is expanded from its list, a thread per vertex, with one barrier a level: of at
+// most SOLO_LIST vertices by the first SOLO_BLOCKS blocks alone, which meet at a barrier of
+// their own (sync_first on bar[6]) level after level while the other blocks wait at the
+// next grid barrier ("solo levels"); a bigger one by every block ("wide levels").
 #define NARROW_DEGREE 32
 #define SOLO_BLOCKS 32
 #define SOLO_LIST 8192
 
 // The levels from `level`, its frontier the `listed` vertices in q2, expanded by the first
-// SOLO_BLOCKS blocks (the others return at once) until a frontier is empty or holds more
-// than cap vertices; each level appends its claims to q (then the lists swap) and counts
-// them in the append counter of bfs_enterprise's level loop. Block 0 writes the level
-// reached and its frontier's size to ctl, a trace line a level from line `lines` on.
-__device__ void solo_levels(const u64* off, const u32* tgt, u32* depth, u32* parent, u32 n,
-                            u32* q, u32* q2, u32 level, u32 listed, u32 cap, u32* bar, u32* ctl,
-                            u32* log, u32 log_cap, u32 lines) {
-    u32 members = min((u32)SOLO_BLOCKS, gridDim.x);
+// `members` blocks (the others return at once; members == gridDim.x: all of them, meeting
+// at grid barriers) while a frontier holds more than lo and at most cap vertices; each
+// level appends its claims to q (then the lists swap) and counts them in the append
+// counter of bfs_enterprise's level loop, and a trace line of `kind`. Returns with level,
+// listed, q, q2 and lines as they are after the last level, in the members.
+__device__ void listed_levels(const u64* off, const u32* tgt, u32* depth, u32* parent, u32 n,
+                              u32*& q, u32*& q2, u32& level, u32& listed, u32 members, u32 lo,
+                              u32 cap, u32* bar, u32* log, u32 log_cap, u32& lines, u32 kind) {
     if (blockIdx.x >= members) return;
     u32 threads = members * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
     bool lead = blockIdx.x == 0 && threadIdx.x == 0;
@@ -748,23 +751,21 @@ __device__ void solo_levels(const u64* off, const u32* tgt, u32* depth, u32* par
             bar[3 + (level + 2) % 3] = 0;  // as the level loop clears it
             Placed tr = {};
             tr.total[0] = tr.total[NCLASS] = listed;
-            trace_line(log, log_cap, lines++, level, 4, tr);
+            trace_line(log, log_cap, lines, level, kind, tr);
         }
+        lines++;
         u32* ctr = bar + 3 + (level + 1) % 3;
         for (u32 i = t; i < listed; i += threads) {
             u32 u = i == t ? mine : ld(q2 + i);
             expand_arcs<false>(u, off[u], off[u + 1], 1, tgt, depth, parent, level + 1, q, ctr);
         }
-        sync_first(bar + 6, members);
-        u32* s = q; q = q2; q2 = s;
+        if (members == gridDim.x) grid_sync(bar);
+        else sync_first(bar + 6, members);
+        u32* sw = q; q = q2; q2 = sw;
         mine = t < n ? ld(q2 + t) : 0;
         listed = ld(ctr);
         level++;
-    } while (listed > 0 && listed <= cap);
-    if (lead) {
-        ctl[CTL_SOLO_LEVEL] = level;
-        ctl[CTL_SOLO_LISTED] = listed;
-    }
+    } while (listed > lo && listed <= cap);
 }
 
 // Beyond the paper (tuned): one bottom-up step of a split search as a kernel of its own
@@ -915,29 +916,38 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         if (blockIdx.x == 0 && threadIdx.x == 0) bar[3 + (level + 2) % 3] = 0;
         u32* ctr = bar + 3 + (level + 1) % 3;
         if (!bottom_up) {
-            // With narrow (the graph's largest out-degree, at most NARROW_DEGREE; else 0),
-            // small levels go solo while no switch to bottom-up is possible: while
-            // optimizing, at most a BEAMER_ALPHA-th of all arcs (Beamer's rule) in the
-            // frontier (Enterprise's share of hubs is left out on such graphs: their
-            // "hubs" are only the best connected of vertices much alike).
-            u32 solo_cap = 0;
-            if (narrow) {
-                u64 most = direction == 0 && !came_back
-                               ? (off[n] - off[0]) / BEAMER_ALPHA / narrow
-                               : SOLO_LIST;
-                solo_cap = (u32)min(most, (u64)SOLO_LIST);
-            }
-            if (have_list && listed > 0 && listed <= solo_cap) {
-                solo_levels(off, tgt, depth, parent, n, q, q2, level, listed, solo_cap, bar, ctl,
-                            log, log_cap, lines);
+            // With narrow (the graph's largest out-degree, at most NARROW_DEGREE; else 0), a
+            // listed frontier goes solo or wide while no switch to bottom-up is possible:
+            // while optimizing, at most a BEAMER_ALPHA-th of all arcs (Beamer's rule) in
+            // it (Enterprise's share of hubs is left out on such graphs: their "hubs" are
+            // only the best connected of vertices much alike).
+            u64 most = 0;
+            if (narrow)
+                most = direction == 0 && !came_back ? (off[n] - off[0]) / BEAMER_ALPHA / narrow
+                                                    : n;
+            if (have_list && listed > 0 && listed <= min(most, (u64)SOLO_LIST)) {
+                u32 cap = (u32)min(most, (u64)SOLO_LIST), before = level, was = lines;
+                u32 members = min((u32)SOLO_BLOCKS, gridDim.x);
+                listed_levels(off, tgt, depth, parent, n, q, q2, level, listed, members, 0, cap,
+                              bar, log, log_cap, lines, 4);
+                if (blockIdx.x == 0 && threadIdx.x == 0) {
+                    ctl[CTL_SOLO_LEVEL] = level;
+                    ctl[CTL_SOLO_LISTED] = listed;
+                }
+                // The other blocks take the members' state.
                 grid_sync(bar);
-                u32 reached = ld(ctl + CTL_SOLO_LEVEL);
-                if ((reached - level) & 1) {
+                level = ld(ctl + CTL_SOLO_LEVEL);
+                listed = ld(ctl + CTL_SOLO_LISTED);
+                if (blockIdx.x >= members && ((level - before) & 1)) {
                     u32* t2 = q; q = q2; q2 = t2;
                 }
-                lines += reached - level;
-                level = reached;
-                listed = ld(ctl + CTL_SOLO_LISTED);
+                lines = was + (level - before);
+                lst = q2;
+                continue;
+            }
+            if (have_list && listed > SOLO_LIST && listed <= most) {
+                listed_levels(off, tgt, depth, parent, n, q, q2, level, listed, gridDim.x,
+                              SOLO_LIST, (u32)min(most, (u64)n), bar, log, log_cap, lines, 5);
                 lst = q2;
                 continue;
             }

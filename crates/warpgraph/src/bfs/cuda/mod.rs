@@ -49,11 +49,14 @@
 //!   block sums them alike). Kronecker 22 has roots whose level 2 holds 10M arcs but 16%
 //!   of the hubs: 0.55 to 0.43 ms. Once back from bottom-up it never switches again.
 //!   On a graph whose out-degrees are all at most 32 (a grid, a road network, a mesh),
-//!   crossed in thousands of levels of a few thousand vertices, a listed frontier of at
-//!   most 8,192 vertices (while it cannot hold a fifteenth of all arcs) is expanded by 32
-//!   blocks alone, a thread per vertex, which meet at a barrier of their own level after
-//!   level while the other blocks wait ("solo levels"; on an H100, 2048 x 2048 grid 48.8
-//!   to 15.6 ms, 1024 x 1024 14.2 to 7.3 ms).
+//!   crossed in thousands of levels, a listed frontier is expanded from its list, a thread
+//!   per vertex, with one barrier a level, while no switch to bottom-up is possible (it
+//!   holds at most a fifteenth of all arcs): one of at most 8,192 vertices by 32 blocks
+//!   alone, which meet at a barrier of their own level after level while the other blocks
+//!   wait ("solo levels"; on an H100, 2048 x 2048 grid 48.8 to 15.6 ms, 1024 x 1024 14.2 to
+//!   7.3 ms), a bigger one by every block without the queue's classification, pointless
+//!   where every vertex has fewer than 32 arcs ("wide levels"; a 4096 x 4096 grid with
+//!   holes and 1,000 long arcs 14.4 to 5.6 ms).
 //!
 //! Every expansion and bottom-up step issues the loads of four arcs before it uses any
 //! (memory-level parallelism; a thread per arc would otherwise wait out one miss at a time),
@@ -627,6 +630,7 @@ impl GpuBfs {
                 "bottom-up step",
                 "small frontier",
                 "solo level",
+                "wide level",
             ][l[1] as usize];
             eprintln!(
                 "level {:>5} {kind:<15} classes {:?} hubs {:>7} {:>9.1} us",
