@@ -50,7 +50,9 @@ __device__ void grid_sync(u32* bar) {
 
 // Barrier of blocks 0 .. members - 1 on one word (each resident): each adds 1, block 0
 // adds 2^31 - (members - 1), so the word's top bit flips when the last one arrives, which
-// every member watches for. Needs no reset.
+// every member watches for. Needs no reset. The add has release semantics and the watch
+// acquire semantics (cheaper than two full fences), so what a block wrote before the
+// barrier is visible to every member after it.
 __device__ void sync_first(u32* word, u32 members) {
     __syncthreads();
     if (threadIdx.x == 0) {

@@ -119,8 +119,8 @@ const THREADS: u32 = 256;
 const BLOCKS_PER_SM: u32 = 4;
 /// Blocks per multiprocessor of `bfs_bu_bits` (its `__launch_bounds__(256, 8)`).
 const BU_BLOCKS_PER_SM: u32 = 8;
-/// The largest out-degree of a graph whose small levels go solo (`NARROW_DEGREE` in
-/// `bfs.cu`).
+/// The largest out-degree of a graph whose listed levels go solo or wide
+/// (`NARROW_DEGREE` in `bfs.cu`).
 const NARROW_DEGREE: u64 = 32;
 /// Words of the barrier buffer (`bar` of `bfs_enterprise`: 8 + BARRIER_FANIN).
 const BARRIER_WORDS: usize = 8 + 16;
@@ -283,7 +283,7 @@ pub struct GpuBfs {
     hubs_total: u64,
     hub_all: CudaSlice<u32>,
     /// The graph's largest out-degree when it is at most [`NARROW_DEGREE`] (`tuned`'s
-    /// small levels then go solo), else 0.
+    /// listed levels then go solo or wide), else 0.
     narrow: u32,
     upload_seconds: f64,
 }
