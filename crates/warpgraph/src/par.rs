@@ -88,6 +88,15 @@ pub fn prefetch<T>(s: &[T], i: usize) {
     }
 }
 
+/// `n` copies of `x`, written in parallel: the vector's pages are mapped when it returns
+/// (a fresh allocation faults on first touch; for results of millions of entries that
+/// costs the host more than copying them).
+pub(crate) fn premapped<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.par_extend(rayon::iter::repeat_n(x, n));
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,10 +47,15 @@ fn check_all(gpu: &Arc<Gpu>, g: &Graph, source: u32) {
     for opts in all_options() {
         let (tree, times) = search.run(source, &opts).unwrap();
         assert_eq!(tree.source, source);
-        assert!(
-            tree.depth == expected,
-            "depths differ from the CPU's with {opts:?}"
-        );
+        if let Some(v) = (0..expected.len()).find(|&v| tree.depth[v] != expected[v]) {
+            panic!(
+                "depths differ from the CPU's with {opts:?}: {} vertices, source {source}, \
+                 vertex {v} at depth {} (the CPU's: {})",
+                expected.len(),
+                tree.depth[v],
+                expected[v]
+            );
+        }
         verify(g, &tree).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
         // Two clocks (CUDA events, the host's): both positive, neither compared.
         assert!(

@@ -355,10 +355,13 @@ impl Gpu {
     }
 
     /// A page-locked host buffer of `len` elements (at least one), for fast copies back.
+    ///
+    /// Cached, not write-combined (cudarc's `alloc_pinned`): the host reads these buffers,
+    /// and a read of write-combined memory bypasses the caches.
     pub(crate) fn pinned<T: DeviceRepr>(&self, len: usize) -> Result<PinnedHostSlice<T>> {
         // SAFETY: the buffer's contents are only read through `read_pinned`, after a copy
         // from the device has filled the part that is read.
-        unsafe { self.ctx.alloc_pinned::<T>(len.max(1)) }.map_err(gpu_err)
+        unsafe { self.ctx.alloc_pinned_with_flags::<T>(len.max(1), 0) }.map_err(gpu_err)
     }
 
     /// A [`Mailbox`] for `values` words.
@@ -397,12 +400,32 @@ impl Gpu {
         if len == 0 {
             return Ok(&[]);
         }
-        assert!(len <= staging.len() && len <= buf.len());
-        self.stream
-            .memcpy_dtoh(&buf.slice(..len), staging)
-            .map_err(gpu_err)?;
-        self.stream.synchronize().map_err(gpu_err)?;
+        self.read_pinned_meanwhile(&mut [(buf, &mut *staging)], len, || ())?;
         Ok(&staging.as_slice().map_err(gpu_err)?[..len])
+    }
+
+    /// Queues a copy of the first `len` elements of each buffer into its page-locked
+    /// partner, after all work queued before; runs `meanwhile` on the host while the GPU
+    /// finishes and the copies cross the bus; then waits for the copies and returns what
+    /// `meanwhile` returned. (The stream's own wait, not the buffers': with cudarc's event
+    /// tracking off, a page-locked buffer's `as_slice` does not wait for a copy into it.)
+    pub(crate) fn read_pinned_meanwhile<T: DeviceRepr, R>(
+        &self,
+        copies: &mut [(&CudaSlice<T>, &mut PinnedHostSlice<T>)],
+        len: usize,
+        meanwhile: impl FnOnce() -> R,
+    ) -> Result<R> {
+        for (buf, staging) in copies.iter_mut() {
+            assert!(len <= staging.len() && len <= buf.len());
+            if len > 0 {
+                self.stream
+                    .memcpy_dtoh(&buf.slice(..len), *staging)
+                    .map_err(gpu_err)?;
+            }
+        }
+        let r = meanwhile();
+        self.stream.synchronize().map_err(gpu_err)?;
+        Ok(r)
     }
 
     /// Copies `buf` into `out` (as many elements as `out` holds) once all work queued

@@ -103,6 +103,7 @@ use super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Csr, Graph, VertexId};
+use crate::par::premapped;
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -275,9 +276,10 @@ pub struct GpuBfs {
     /// The baseline's "anything found" flag.
     flag: CudaSlice<u32>,
     /// Page-locked host copies of the baseline's flag (read every level) and of the
-    /// result.
+    /// result's depths and parents.
     flag_host: PinnedHostSlice<u32>,
-    result_host: PinnedHostSlice<u32>,
+    depth_host: PinnedHostSlice<u32>,
+    parent_host: PinnedHostSlice<u32>,
     /// Hubs have out-degree above this; `hubs_total` of them, listed in `hub_all`.
     tau: u64,
     hubs_total: u64,
@@ -363,7 +365,8 @@ impl GpuBfs {
             log: gpu.zeros(10 * TRACE_LINES)?,
             flag: gpu.zeros(1)?,
             flag_host: gpu.pinned(1)?,
-            result_host: gpu.pinned(n)?,
+            depth_host: gpu.pinned(n)?,
+            parent_host: gpu.pinned(n)?,
             tau,
             hubs_total: hub_all.len() as u64,
             hub_all: gpu.upload(&hub_all)?,
@@ -442,11 +445,8 @@ impl GpuBfs {
         if opts.scheduling && std::env::var_os("WARPGRAPH_TRACE").is_some() {
             self.print_trace()?;
         }
-        let n = self.n as usize;
-        let depth = self.read_result(Which::Depth)?;
-        let parent = self.read_result(Which::Parent)?;
+        let (depth, parent) = self.read_result()?;
         let times = timer.finish(&done)?;
-        debug_assert!(depth.len() == n && parent.len() == n);
         Ok((
             BfsTree {
                 source,
@@ -647,18 +647,42 @@ impl GpuBfs {
         Ok(())
     }
 
-    /// Copies depth or parent back, through the page-locked buffer.
-    fn read_result(&mut self, which: Which) -> Result<Vec<u32>> {
-        let src = match which {
-            Which::Depth => &self.depth,
-            Which::Parent => &self.parent,
-        };
-        let staged = self
-            .gpu
-            .read_pinned(src, self.n as usize, &mut self.result_host)?;
-        let mut out = Vec::with_capacity(staged.len());
-        out.par_extend(staged.par_iter().copied());
-        Ok(out)
+    /// Copies the depths and parents back through the page-locked buffers: both copies
+    /// are queued at once, and while the GPU finishes and they cross the bus, the host
+    /// maps the pages of the vectors they go to.
+    fn read_result(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
+        let n = self.n as usize;
+        let t0 = Instant::now();
+        let (mut depth, mut parent) = self.gpu.read_pinned_meanwhile(
+            &mut [
+                (&self.depth, &mut self.depth_host),
+                (&self.parent, &mut self.parent_host),
+            ],
+            n,
+            || (premapped(n, 0u32), premapped(n, 0u32)),
+        )?;
+        let t1 = Instant::now();
+        let staged = (
+            &self.depth_host.as_slice().map_err(gpu_err)?[..n],
+            &self.parent_host.as_slice().map_err(gpu_err)?[..n],
+        );
+        depth
+            .par_iter_mut()
+            .zip(staged.0)
+            .for_each(|(o, &x)| *o = x);
+        parent
+            .par_iter_mut()
+            .zip(staged.1)
+            .for_each(|(o, &x)| *o = x);
+        if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+            eprintln!(
+                "host: {:.3} ms mapping the result's pages and waiting for the copies, \
+                 {:.3} ms moving the result",
+                (t1 - t0).as_secs_f64() * 1e3,
+                t1.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        Ok((depth, parent))
     }
 }
 
@@ -683,13 +707,6 @@ fn direction_code(d: Direction) -> u32 {
         Direction::TopDown => 1,
         Direction::BottomUp => 2,
     }
-}
-
-/// Which result array to copy back.
-#[derive(Clone, Copy)]
-enum Which {
-    Depth,
-    Parent,
 }
 
 /// The hub threshold: the out-degree of the [`HUB_CACHE`]-th best connected vertex, so

@@ -93,6 +93,7 @@ use super::{Algorithm, Delta, Potentials, ShortestPaths, SsspResult};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weights};
+use crate::par::premapped;
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -1456,13 +1457,6 @@ const EVERYWHERE: u32 = u32::MAX;
 /// Distances of packed words stay below this (2^31 - 1: the distance of INT64_MAX, the
 /// kernels' infinity, as a word).
 const PACKED_LIMIT: f64 = 2_147_483_647.0;
-
-/// `n` copies of `x`, written in parallel: the vector's pages are mapped when it returns.
-fn premapped<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    v.par_extend(rayon::iter::repeat_n(x, n));
-    v
-}
 
 /// A bucket width as the kernel takes it.
 enum DeviceDelta {
