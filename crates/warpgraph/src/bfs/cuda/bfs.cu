@@ -602,7 +602,8 @@ __device__ void bits_from_depth(const u32* depth, u32 n, u32 words, const u32* n
 // A bottom-up step at `level` on the bitmaps: every unvisited vertex with an in-neighbour
 // in `cur` takes the first as its parent (bottom_up_lanes) and joins `nxt` and `visited`
 // (a warp's ballot writes a word whole: no atomics). Every word of nxt is written. The
-// block publishes the number of vertices it found as class 0 (true in the last block).
+// block publishes the number of vertices it found as class 0 and of those still unvisited
+// after the step as class 1 (true in the last block).
 // A warp takes `batch` consecutive words at a time (a power of two up to 32), its first
 // lanes loading them at once; each word with an unvisited vertex then takes the whole
 // warp. Fewer words a batch where the words are too few for every warp to get several
@@ -643,6 +644,9 @@ __device__ bool bu_bits_step(const u64* roff, const u32* rtgt, u32 n, u32 words,
         if (w < words) {
             nxt[w] = got;
             if (got) visited[w] = seen | got;
+            u32 open = ~(seen | got);
+            if (w == words - 1 && (n & 31)) open &= (1u << (n & 31)) - 1;
+            mine[1] += __popc(open);
         }
     }
     return publish_counts(mine, counts, ticket);
@@ -673,7 +677,8 @@ __device__ void list_bits(const u32* bits, u32 words, u32* out, u32* counts, u32
 }
 
 // Trace line number `line` (when below cap): level, step kind (0 top-down, 1 switch,
-// 2 bottom-up, 3 small frontier, 4 solo level, 5 wide level), sizes, time.
+// 2 bottom-up, 3 small frontier, 4 solo level, 5 wide level), sizes (a tuned bottom-up
+// step's: the vertices found, those left unvisited), time.
 __device__ void trace_line(u32* log, u32 cap, u32 line, u32 level, u32 kind, const Placed& p) {
     if (line >= cap) return;
     u64 now = global_timer();
@@ -709,12 +714,14 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 #define PHASE_TD 3
 
 // The phase after a bottom-up step that found `found` vertices when the frontier before
-// it held `awake`: done when it found none; back to top-down (direction 0, optimizing)
-// when the frontier, shrinking, holds fewer than n / beta vertices (Beamer's rule);
-// otherwise bottom-up again.
-__device__ __forceinline__ u32 bu_next_phase(u64 found, u64 awake, u32 direction, u32 n,
-                                             u32 beta) {
-    if (found == 0) return PHASE_DONE;
+// it held `awake`, leaving `left` unvisited: done when it found none or left none (no level
+// after it could find one: on a graph whose every vertex with an in-arc the search reaches,
+// this spares the switch back to top-down and a last level that finds nothing); back to
+// top-down (direction 0, optimizing) when the frontier, shrinking, holds fewer than n /
+// beta vertices (Beamer's rule); otherwise bottom-up again.
+__device__ __forceinline__ u32 bu_next_phase(u64 found, u64 awake, u64 left, u32 direction,
+                                             u32 n, u32 beta) {
+    if (found == 0 || left == 0) return PHASE_DONE;
     return direction == 0 && found < awake && found < n / beta ? PHASE_TD : PHASE_BU;
 }
 
@@ -793,7 +800,7 @@ bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32*
     ctl[CTL_LEVEL] = level + 1;
     ctl[CTL_PARITY] = parity ^ 1;
     ctl[CTL_AWAKE] = found;
-    ctl[CTL_PHASE] = bu_next_phase(found, awake, direction, n, beta);
+    ctl[CTL_PHASE] = bu_next_phase(found, awake, p.total[1], direction, n, beta);
 }
 
 // The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
@@ -1014,7 +1021,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             trace(log, log_cap, lines, level, 2, p);
             u32 found = p.total[0];
             u32* t = cur; cur = nxt; nxt = t;
-            u32 next = bu_next_phase(found, awake, direction, n, beta);
+            u32 next = bu_next_phase(found, awake, p.total[1], direction, n, beta);
             if (next == PHASE_DONE) break;
             awake = found;
             if (next == PHASE_TD) {
@@ -1047,7 +1054,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             u32* t = q; q = q2; q2 = t;
             pending = p.total[0];
             frontier_hubs = p.total[4];
-            u32 next = bu_next_phase(found, awake, direction, n, beta);
+            u32 next = bu_next_phase(found, awake, pending, direction, n, beta);
             if (next == PHASE_DONE) break;
             awake = found;
             if (next == PHASE_TD) {
