@@ -706,6 +706,8 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 // frontier size.
 #define CTL_SOLO_LEVEL 5
 #define CTL_SOLO_LISTED 6
+// Whether bottom-up steps weigh the vertices left before going back (bu_next_phase).
+#define CTL_WEIGH_LEFT 7
 #define CTL_WORDS 8
 // Phases: the search is over; bottom-up steps to do; back to top-down (the frontier in
 // its bitmap).
@@ -718,11 +720,17 @@ __device__ void trace(u32* log, u32 cap, u32& lines, u32 level, u32 kind, const 
 // after it could find one: on a graph whose every vertex with an in-arc the search reaches,
 // this spares the switch back to top-down and a last level that finds nothing); back to
 // top-down (direction 0, optimizing) when the frontier, shrinking, holds fewer than n /
-// beta vertices (Beamer's rule); otherwise bottom-up again.
+// beta vertices (Beamer's rule) and, with `weigh_left`, fewer than are left: a bottom-up
+// step's work follows the vertices left, a top-down one's the frontier, and going back
+// costs a listing of the frontier and a launch (Kronecker's last levels: a frontier of
+// 17,374 with 1,594 left); otherwise bottom-up again. (tuned weighs them unless the graph
+// is narrow: there the top-down levels after the switch back are solo levels of a few
+// microseconds, cheaper than any bottom-up step.)
 __device__ __forceinline__ u32 bu_next_phase(u64 found, u64 awake, u64 left, u32 direction,
-                                             u32 n, u32 beta) {
+                                             u32 n, u32 beta, u32 weigh_left) {
     if (found == 0 || left == 0) return PHASE_DONE;
-    return direction == 0 && found < awake && found < n / beta ? PHASE_TD : PHASE_BU;
+    bool back = found < awake && found < n / beta && (!weigh_left || found < left);
+    return direction == 0 && back ? PHASE_TD : PHASE_BU;
 }
 
 // Beyond the paper (tuned, on a graph whose out-degrees are all at most NARROW_DEGREE: a
@@ -800,7 +808,8 @@ bfs_bu_bits(const u64* roff, const u32* rtgt, u32 n, u32* bits, u32* depth, u32*
     ctl[CTL_LEVEL] = level + 1;
     ctl[CTL_PARITY] = parity ^ 1;
     ctl[CTL_AWAKE] = found;
-    ctl[CTL_PHASE] = bu_next_phase(found, awake, p.total[1], direction, n, beta);
+    ctl[CTL_PHASE] = bu_next_phase(found, awake, p.total[1], direction, n, beta,
+                                   ctl[CTL_WEIGH_LEFT]);
 }
 
 // The whole traversal. direction: 0 optimizing, 1 top-down, 2 bottom-up. counts holds
@@ -1021,7 +1030,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             trace(log, log_cap, lines, level, 2, p);
             u32 found = p.total[0];
             u32* t = cur; cur = nxt; nxt = t;
-            u32 next = bu_next_phase(found, awake, p.total[1], direction, n, beta);
+            u32 next = bu_next_phase(found, awake, p.total[1], direction, n, beta, narrow == 0);
             if (next == PHASE_DONE) break;
             awake = found;
             if (next == PHASE_TD) {
@@ -1054,7 +1063,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             u32* t = q; q = q2; q2 = t;
             pending = p.total[0];
             frontier_hubs = p.total[4];
-            u32 next = bu_next_phase(found, awake, pending, direction, n, beta);
+            u32 next = bu_next_phase(found, awake, pending, direction, n, beta, 0);
             if (next == PHASE_DONE) break;
             awake = found;
             if (next == PHASE_TD) {
@@ -1075,6 +1084,7 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             ctl[CTL_LEVEL] = level;
             ctl[CTL_AWAKE] = (u32)awake;
             ctl[CTL_PARITY] = 0;
+            ctl[CTL_WEIGH_LEFT] = narrow == 0;
         } else if (!resume) {
             // (The resumed launch leaves the phase alone: its blocks read it at their start.)
             ctl[CTL_PHASE] = PHASE_DONE;
