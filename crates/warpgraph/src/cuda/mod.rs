@@ -32,6 +32,7 @@ use serde::Serialize;
 
 use crate::error::{fmt_bytes, Error, Result};
 
+mod cache;
 pub mod link;
 mod nccl;
 pub mod team;
@@ -297,8 +298,36 @@ impl Gpu {
         if let Some(m) = modules.get(kernels.name) {
             return Ok(m.clone());
         }
-        let ptx = compile(kernels, self.info.compute_capability)?;
-        let module = self.ctx.load_module(ptx).map_err(gpu_err)?;
+        let cc = self.info.compute_capability;
+        // The kernel cache's file for this source, these options and this NVRTC.
+        let kept = cache::dir().filter(|_| nvrtc_present()).map(|dir| {
+            let version = nvrtc_version();
+            let source = full_source(kernels);
+            let options = compile_options(cc).join(" ");
+            let parts: [&[u8]; 4] = [
+                source.as_bytes(),
+                options.as_bytes(),
+                &version,
+                env!("CARGO_PKG_VERSION").as_bytes(),
+            ];
+            cache::path(&dir, kernels.name, &parts)
+        });
+        let from_cache = kept
+            .as_deref()
+            .and_then(cache::load)
+            .and_then(|ptx| self.ctx.load_module(Ptx::from_src(ptx)).ok());
+        let module = match from_cache {
+            Some(m) => m,
+            None => {
+                let ptx = compile(kernels, cc)?;
+                if let Some(path) = &kept {
+                    // (A file the driver refused is replaced here.)
+                    cache::forget(path);
+                    cache::store(path, &ptx.to_src());
+                }
+                self.ctx.load_module(ptx).map_err(gpu_err)?
+            }
+        };
         modules.insert(kernels.name, module.clone());
         Ok(module)
     }
@@ -505,19 +534,11 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
         ));
     }
     let opts = CompileOptions {
-        options: vec![
-            format!("--gpu-architecture=sm_{}{}", cc.0, cc.1),
-            "--std=c++17".into(),
-        ],
+        options: compile_options(cc),
         name: Some(format!("{}.cu", kernels.name)),
         ..Default::default()
     };
-    // The shared device code first; `#line` keeps NVRTC's line numbers those of the file.
-    let source = format!(
-        "{COMMON}\n#line 1 \"{}.cu\"\n{}",
-        kernels.name, kernels.source
-    );
-    cudarc::nvrtc::compile_ptx_with_opts(source, opts).map_err(|e| match e {
+    cudarc::nvrtc::compile_ptx_with_opts(full_source(kernels), opts).map_err(|e| match e {
         CompileError::CompileError { log, .. } => Error::Gpu(format!(
             "{}.cu did not compile for sm_{}{}:\n{}",
             kernels.name,
@@ -527,6 +548,34 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
         )),
         e => Error::Gpu(format!("NVRTC failed on {}.cu: {e:?}", kernels.name)),
     })
+}
+
+/// NVRTC's options for compute capability `cc`.
+fn compile_options(cc: (i32, i32)) -> Vec<String> {
+    vec![
+        format!("--gpu-architecture=sm_{}{}", cc.0, cc.1),
+        "--std=c++17".into(),
+    ]
+}
+
+/// What NVRTC compiles of a kernel file: the shared device code first, then the file
+/// (`#line` keeps NVRTC's line numbers those of the file).
+fn full_source(kernels: &KernelSource) -> String {
+    format!(
+        "{COMMON}\n#line 1 \"{}.cu\"\n{}",
+        kernels.name, kernels.source
+    )
+}
+
+/// NVRTC's version, as bytes for the kernel cache's key (zeros where it cannot say).
+fn nvrtc_version() -> [u8; 8] {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: NVRTC is loaded (callers check `nvrtc_present`); the call writes two ints.
+    let _ = unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) };
+    let mut v = [0u8; 8];
+    v[..4].copy_from_slice(&major.to_le_bytes());
+    v[4..].copy_from_slice(&minor.to_le_bytes());
+    v
 }
 
 /// A few 64-bit words of page-locked host memory mapped into a GPU's address space, which a
