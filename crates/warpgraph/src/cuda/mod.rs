@@ -388,8 +388,9 @@ impl Gpu {
     /// Cached, not write-combined (cudarc's `alloc_pinned`): the host reads these buffers,
     /// and a read of write-combined memory bypasses the caches.
     pub(crate) fn pinned<T: DeviceRepr>(&self, len: usize) -> Result<PinnedHostSlice<T>> {
-        // SAFETY: the buffer's contents are only read through `read_pinned`, after a copy
-        // from the device has filled the part that is read.
+        // SAFETY: the buffer's contents are only read after a copy from the device has
+        // filled the part that is read and the stream has been waited for
+        // (`read_pinned`, `read_pinned_meanwhile`).
         unsafe { self.ctx.alloc_pinned_with_flags::<T>(len.max(1), 0) }.map_err(gpu_err)
     }
 
