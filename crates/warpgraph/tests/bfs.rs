@@ -12,7 +12,7 @@ use std::path::Path;
 mod common;
 
 use proptest::prelude::*;
-use warpgraph::bfs::{bfs, verify, BfsOptions, BfsTree, Direction, UNREACHED};
+use warpgraph::bfs::{bfs, bfs_into, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::generate::{generate, GenerateOptions, Generator};
 use warpgraph::io::{self, ReadOptions};
 use warpgraph::{Error, Graph, NoProgress, Weights, NO_VERTEX};
@@ -63,10 +63,20 @@ fn build(n: usize, edges: &[(u32, u32)], directed: bool) -> Graph {
     common::graph(n as u64, edges, Weights::None, directed)
 }
 
-/// Runs every option set from `source` and checks depths, parents and the verifier.
+/// Runs every option set from `source` and checks depths, parents and the verifier, and
+/// that `bfs_into` gives the same tree into one reused tree, which starts as garbage: its
+/// depths of the right length (written over), its parents not (replaced).
 fn check_all(g: &Graph, expected: &[u32], source: u32) {
+    let n = g.num_vertices();
+    let mut reused = BfsTree {
+        source: source ^ 1,
+        depth: vec![3; n],
+        parent: vec![5; n + 1],
+    };
     for opts in all_options() {
         let tree = bfs(g, source, &opts).unwrap();
+        bfs_into(g, source, &opts, &mut reused).unwrap();
+        assert_eq!(reused, tree, "{opts:?}");
         assert_eq!(tree.source, source);
         assert_eq!(tree.depth, expected, "{opts:?}");
         assert_eq!(tree.parent[source as usize], source);

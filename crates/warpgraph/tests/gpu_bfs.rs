@@ -190,6 +190,61 @@ fn edge_cases() {
     );
 }
 
+/// Searches into one reused tree give the fresh searches' depths and valid trees (the
+/// parents may differ: claims race): from roots whose depths differ (so a result not
+/// copied in would show), the tree's vectors kept once they have the right length, and
+/// replaced when not (a tree of another graph, garbage).
+#[test]
+fn searches_into_a_reused_tree() {
+    let Some(gpu) = common::gpu() else { return };
+    let g = generated(
+        Generator::Kronecker {
+            scale: 14,
+            edge_factor: 16,
+        },
+        true,
+    );
+    let n = g.num_vertices();
+    let mut search = GpuBfs::new(&gpu, &g).unwrap();
+    let opts = GpuBfsOptions::default();
+    let mut tree = bfs::BfsTree {
+        source: 0,
+        depth: vec![7; n + 3],
+        parent: vec![7; 2],
+    };
+    let roots = warpgraph::bench::pick_sources(&g, 3, 11);
+    let mut last: Option<Vec<u32>> = None;
+    for &s in roots.iter().chain(roots.iter().rev().skip(1)) {
+        let fresh = search.run(s, &opts).unwrap().0.depth;
+        assert_ne!(
+            last.as_ref(),
+            Some(&fresh),
+            "two roots in a row, the same depths"
+        );
+        let kept = (
+            tree.depth.as_ptr(),
+            tree.parent.as_ptr(),
+            tree.depth.len() == n,
+        );
+        search.run_into(s, &opts, &mut tree).unwrap();
+        assert_eq!(tree.source, s);
+        assert!(
+            tree.depth == fresh,
+            "root {s}: depths differ from a fresh search's"
+        );
+        verify(&g, &tree).unwrap_or_else(|e| panic!("root {s}: {e}"));
+        if kept.2 {
+            let now = (tree.depth.as_ptr(), tree.parent.as_ptr());
+            assert_eq!(
+                now,
+                (kept.0, kept.1),
+                "root {s}: the vectors were not reused"
+            );
+        }
+        last = Some(fresh);
+    }
+}
+
 #[test]
 fn bad_arguments_are_errors() {
     let Some(gpu) = common::gpu() else { return };

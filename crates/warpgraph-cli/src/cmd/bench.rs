@@ -229,14 +229,20 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     Ok((runner.algorithm(), setup, t))
 }
 
-/// Verified searches on `runner` from each of `roots`, after a warm-up.
+/// Verified searches on `runner` from each of `roots`, after a warm-up, into one tree
+/// (its vectors reused on a GPU, as by a user searching from many roots).
 pub(crate) fn bfs_trials(
     g: &Graph,
     runner: &mut bfs::BfsRunner,
     roots: &[warpgraph::VertexId],
 ) -> Result<Vec<Trial>> {
+    let mut tree = bfs::BfsTree {
+        source: 0,
+        depth: Vec::new(),
+        parent: Vec::new(),
+    };
     trials(roots, |&s| {
-        let (tree, times) = runner.run(g, s)?;
+        let times = runner.run_into(g, s, &mut tree)?;
         bfs::verify(g, &tree)?;
         Ok(Trial {
             source: Some(g.ids().external(s)),

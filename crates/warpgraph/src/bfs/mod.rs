@@ -182,6 +182,29 @@ pub fn bfs(g: &Graph, source: VertexId, opts: &BfsOptions) -> Result<BfsTree> {
     cpu::direction_optimizing(g, source, opts)
 }
 
+/// [`bfs`] into `tree`, reusing its vectors when they hold one entry per vertex (as after
+/// an earlier search of `g`): for a series of searches, which then write over the same
+/// memory instead of fresh pages.
+///
+/// # Errors
+/// As [`bfs`]; `tree` is then unchanged.
+///
+/// # Example
+/// ```
+/// use warpgraph::bfs::{bfs, bfs_into, BfsOptions, BfsTree};
+/// use warpgraph::{EdgeList, BuildOptions, Weights};
+/// let g = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::None).unwrap()
+///     .build(&BuildOptions::default()).unwrap();
+/// let mut tree = BfsTree { source: 0, depth: Vec::new(), parent: Vec::new() };
+/// for s in 0..3 {
+///     bfs_into(&g, s, &BfsOptions::default(), &mut tree).unwrap();
+///     assert_eq!(tree, bfs(&g, s, &BfsOptions::default()).unwrap());
+/// }
+/// ```
+pub fn bfs_into(g: &Graph, source: VertexId, opts: &BfsOptions, tree: &mut BfsTree) -> Result<()> {
+    cpu::direction_optimizing_into(g, source, opts, tree)
+}
+
 /// BFS on a chosen device, the graph prepared once for many sources (on a GPU: uploaded
 /// once). What the CLI, the benchmark harness and the demo use.
 ///
@@ -254,28 +277,44 @@ impl BfsRunner {
     /// # Errors
     /// As [`bfs`] and [`cuda::GpuBfs::run`].
     pub fn run(&mut self, g: &Graph, source: VertexId) -> Result<(BfsTree, RunTimes)> {
+        let mut tree = BfsTree {
+            source,
+            depth: Vec::new(),
+            parent: Vec::new(),
+        };
+        let times = self.run_into(g, source, &mut tree)?;
+        Ok((tree, times))
+    }
+
+    /// Searches from `source` into `tree`: as [`BfsRunner::run`], but the tree's vectors
+    /// are reused when they hold one entry per vertex ([`bfs_into`],
+    /// [`cuda::GpuBfs::run_into`]), which saves the pages of a fresh result in a series
+    /// of searches.
+    ///
+    /// # Errors
+    /// As [`BfsRunner::run`].
+    pub fn run_into(
+        &mut self,
+        g: &Graph,
+        source: VertexId,
+        tree: &mut BfsTree,
+    ) -> Result<RunTimes> {
         match self {
             BfsRunner::Cpu(o) => {
                 let start = std::time::Instant::now();
-                let tree = bfs(g, source, o)?;
+                bfs_into(g, source, o, tree)?;
                 let seconds = start.elapsed().as_secs_f64();
-                Ok((
-                    tree,
-                    RunTimes {
-                        seconds,
-                        kernel_seconds: None,
-                    },
-                ))
+                Ok(RunTimes {
+                    seconds,
+                    kernel_seconds: None,
+                })
             }
             BfsRunner::Cuda(gpu, o) => {
-                let (tree, t) = gpu.run(source, o)?;
-                Ok((
-                    tree,
-                    RunTimes {
-                        seconds: t.total_seconds,
-                        kernel_seconds: Some(t.kernel_seconds),
-                    },
-                ))
+                let t = gpu.run_into(source, o, tree)?;
+                Ok(RunTimes {
+                    seconds: t.total_seconds,
+                    kernel_seconds: Some(t.kernel_seconds),
+                })
             }
         }
     }

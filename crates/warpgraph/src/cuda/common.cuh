@@ -103,6 +103,14 @@ __device__ u64 block_exclusive_scan64(u64 x, u64* scratch, u64* total) {
     return before + y - x;
 }
 
+// Adds count to *ctr once for the warp's `active` lanes, by lane `leader` (one of them);
+// every one of them gets the value before the add.
+__device__ __forceinline__ u32 warp_add(unsigned active, int leader, u32* ctr, u32 count) {
+    u32 base = 0;
+    if ((threadIdx.x & 31) == (u32)leader) base = atomicAdd(ctr, count);
+    return __shfl_sync(active, base, leader);
+}
+
 // Reserves one slot of a list for every calling lane whose `want` is set, one atomic add
 // on *ctr per warp; returns the lane's slot (meaningless where `want` is false). Every
 // active lane of the warp calls it.
@@ -110,12 +118,8 @@ __device__ __forceinline__ u32 warp_reserve(bool want, u32* ctr) {
     unsigned active = __activemask();
     unsigned takers = __ballot_sync(active, want);
     if (!takers) return 0;
-    u32 lane = threadIdx.x & 31;
-    int leader = __ffs(takers) - 1;
-    u32 base = 0;
-    if (lane == (u32)leader) base = atomicAdd(ctr, __popc(takers));
-    base = __shfl_sync(active, base, leader);
-    return base + __popc(takers & ((1u << lane) - 1));
+    u32 base = warp_add(active, __ffs(takers) - 1, ctr, __popc(takers));
+    return base + __popc(takers & ((1u << (threadIdx.x & 31)) - 1));
 }
 
 // Appends v to list[] for every calling lane whose `want` is set (see warp_reserve).
@@ -138,12 +142,8 @@ __device__ __forceinline__ void warp_append_all(const bool* want, const u32* v, 
         total += __popc(takers[k]);
     }
     if (!total) return;
-    u32 lane = threadIdx.x & 31;
-    int leader = __ffs(active) - 1;
-    u32 base = 0;
-    if (lane == (u32)leader) base = atomicAdd(ctr, total);
-    base = __shfl_sync(active, base, leader);
-    unsigned below = (1u << lane) - 1;
+    u32 base = warp_add(active, __ffs(active) - 1, ctr, total);
+    unsigned below = (1u << (threadIdx.x & 31)) - 1;
 #pragma unroll
     for (int k = 0; k < K; k++) {
         if (want[k]) list[base + __popc(takers[k] & below)] = v[k];

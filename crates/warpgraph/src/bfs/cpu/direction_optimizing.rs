@@ -98,6 +98,27 @@ const B2Q_WORDS: usize = 256;
 /// assert_eq!(tree.parent, vec![3, 0, 0, 4, 4]);
 /// ```
 pub fn direction_optimizing(g: &Graph, source: VertexId, opts: &BfsOptions) -> Result<BfsTree> {
+    let mut tree = BfsTree {
+        source,
+        depth: Vec::new(),
+        parent: Vec::new(),
+    };
+    direction_optimizing_into(g, source, opts, &mut tree)?;
+    Ok(tree)
+}
+
+/// [`direction_optimizing`] into `tree`, whose vectors are reused when they hold one
+/// entry per vertex (else replaced): a series of searches then writes over the same
+/// pages instead of asking the system for fresh ones each time.
+///
+/// # Errors
+/// As [`direction_optimizing`]; `tree` is then unchanged.
+pub fn direction_optimizing_into(
+    g: &Graph,
+    source: VertexId,
+    opts: &BfsOptions,
+    tree: &mut BfsTree,
+) -> Result<()> {
     check_args(g, source, opts)?;
     let n = g.num_vertices();
     // parent, depth, two queues of up to n vertices, two bitmaps.
@@ -108,18 +129,21 @@ pub fn direction_optimizing(g: &Graph, source: VertexId, opts: &BfsOptions) -> R
 
     // Run on a pool thread: a search forks many short parallel steps, and forking them from
     // a worker saves handing each one over from the calling thread and waiting for it.
-    let (parent, depth) = rayon::scope(|_| run(g, source, opts));
-    Ok(BfsTree {
-        source,
-        depth,
-        parent,
-    })
+    rayon::scope(|_| run(g, source, opts, &mut tree.parent, &mut tree.depth));
+    tree.source = source;
+    Ok(())
 }
 
-/// The search itself: returns the parent and depth arrays.
-fn run(g: &Graph, source: VertexId, opts: &BfsOptions) -> (Vec<u32>, Vec<u32>) {
+/// The search itself, into the parent and depth arrays.
+fn run(
+    g: &Graph,
+    source: VertexId,
+    opts: &BfsOptions,
+    parent: &mut Vec<u32>,
+    depth: &mut Vec<u32>,
+) {
     let n = g.num_vertices();
-    let (mut parent, mut depth) = rayon::join(|| filled(n, NO_VERTEX), || filled(n, UNREACHED));
+    rayon::join(|| fill(parent, n, NO_VERTEX), || fill(depth, n, UNREACHED));
     let s = source as usize;
     parent[s] = source;
     depth[s] = 0;
@@ -127,8 +151,8 @@ fn run(g: &Graph, source: VertexId, opts: &BfsOptions) -> (Vec<u32>, Vec<u32>) {
     let mut search = Search {
         g,
         n,
-        parent: &mut parent,
-        depth: &mut depth,
+        parent,
+        depth,
         queue: vec![source],
         queue_arcs: None,
         front: Vec::new(),
@@ -145,7 +169,6 @@ fn run(g: &Graph, source: VertexId, opts: &BfsOptions) -> (Vec<u32>, Vec<u32>) {
         }
         Direction::Optimizing => search.optimizing(opts),
     }
-    (parent, depth)
 }
 
 /// The state of one search.
@@ -688,11 +711,16 @@ fn first_in_frontier(inc: &Csr, v: VertexId, front: &[AtomicU64]) -> Option<u32>
         .find(|&u| front[u as usize / 64].load(Relaxed) & (1 << (u % 64)) != 0)
 }
 
-/// A vector of `n` copies of `value`, written in parallel.
-fn filled(n: usize, value: u32) -> Vec<u32> {
-    let mut v = Vec::with_capacity(n);
-    v.par_extend(rayon::iter::repeat_n(value, n));
-    v
+/// Makes `v` `n` copies of `value`, written in parallel: over its own entries when it
+/// has `n`, else into a fresh vector.
+fn fill(v: &mut Vec<u32>, n: usize, value: u32) {
+    if v.len() == n {
+        v.par_iter_mut().for_each(|x| *x = value);
+    } else {
+        let mut fresh = Vec::with_capacity(n);
+        fresh.par_extend(rayon::iter::repeat_n(value, n));
+        *v = fresh;
+    }
 }
 
 const _: () = assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>());

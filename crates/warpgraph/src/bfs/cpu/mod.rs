@@ -6,4 +6,4 @@
 
 mod direction_optimizing;
 
-pub use direction_optimizing::direction_optimizing;
+pub use direction_optimizing::{direction_optimizing, direction_optimizing_into};

@@ -104,6 +104,14 @@ __device__ __forceinline__ u32 classes_of(u32 v, u32 d, u32 mode, const u64* off
 // Exclusive prefix sums over the block of NCLASS values per thread, in thread order
 // (blockDim.x a multiple of 32): before[c] gets the sum of x[c] over the threads before
 // this one, total[c] the block's sum. scratch holds WARPS_MAX * NCLASS entries.
+//
+// This and publish_counts are inlined at every pass of bfs_enterprise, so their loops of
+// unknown length take the classes inside (each step's NCLASS loads issued at once) and
+// are unrolled at most 4 times (the last block's walk over the blocks' counts, which
+// waits on L2) or not at all. A loop per class, each unrolled by the compiler, made the
+// kernel 1.4 times as long and the driver's first compile of it (PTX to machine code)
+// 43 s instead of 19 s on an H100's host; and it was slower: on an H100, Kronecker 22
+// 0.355 -> 0.315 ms, 24 0.83 -> 0.78 ms, uniform 2^22 0.546 -> 0.534 ms.
 __device__ void block_scan_classes(const u32* x, u32* before, u32* total, u32* scratch) {
     u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     u32 incl[NCLASS];
@@ -119,16 +127,20 @@ __device__ void block_scan_classes(const u32* x, u32* before, u32* total, u32* s
     if (lane == 31)
         for (int c = 0; c < NCLASS; c++) scratch[warp * NCLASS + c] = incl[c];
     __syncthreads();
+    u32 b[NCLASS] = {0, 0, 0, 0, 0}, all[NCLASS] = {0, 0, 0, 0, 0};
+#pragma unroll 1
+    for (u32 w = 0; w < blockDim.x / 32; w++) {
+#pragma unroll
+        for (int c = 0; c < NCLASS; c++) {
+            u32 y = scratch[w * NCLASS + c];
+            if (w < warp) b[c] += y;
+            all[c] += y;
+        }
+    }
 #pragma unroll
     for (int c = 0; c < NCLASS; c++) {
-        u32 b = 0, all = 0;
-        for (u32 w = 0; w < blockDim.x / 32; w++) {
-            u32 y = scratch[w * NCLASS + c];
-            if (w < warp) b += y;
-            all += y;
-        }
-        before[c] = b + incl[c] - x[c];
-        total[c] = all;
+        before[c] = b[c] + incl[c] - x[c];
+        total[c] = all[c];
     }
 }
 
@@ -213,27 +225,30 @@ __device__ bool publish_counts(const u32* mine, u32* counts, u32* ticket) {
     __syncthreads();
     if (!last) return false;
     // The last block: every block's counts are visible (each fenced before its ticket).
-    // Each thread takes a contiguous run of blocks (its loads all issued at once), and
-    // one block scan places the runs.
+    // Each thread takes a contiguous run of blocks (a block's loads of its NCLASS counts
+    // issued at once), and one block scan places the runs.
     u32 per = (gridDim.x + blockDim.x - 1) / blockDim.x;
     u32 lo = min(gridDim.x, threadIdx.x * per), hi = min(gridDim.x, lo + per);
-    u32 sum[NCLASS];
+    u32 sum[NCLASS] = {0, 0, 0, 0, 0};
+#pragma unroll 4
+    for (u32 j = lo; j < hi; j++) {
 #pragma unroll
-    for (int c = 0; c < NCLASS; c++) {
-        sum[c] = 0;
-        for (u32 j = lo; j < hi; j++) sum[c] += ld(counts + c * gridDim.x + j);
+        for (int c = 0; c < NCLASS; c++) sum[c] += ld(counts + c * gridDim.x + j);
     }
     block_scan_classes(sum, before, total, scratch);
+#pragma unroll 4
+    for (u32 j = lo; j < hi; j++) {
+        u32 x[NCLASS];
 #pragma unroll
-    for (int c = 0; c < NCLASS; c++) {
-        u32 run = before[c];
-        for (u32 j = lo; j < hi; j++) {
-            u32 x = ld(counts + c * gridDim.x + j);
-            counts[c * gridDim.x + j] = run;
-            run += x;
+        for (int c = 0; c < NCLASS; c++) x[c] = ld(counts + c * gridDim.x + j);
+#pragma unroll
+        for (int c = 0; c < NCLASS; c++) {
+            counts[c * gridDim.x + j] = before[c];
+            before[c] += x[c];
         }
-        if (threadIdx.x == 0) counts[NCLASS * gridDim.x + c] = total[c];
     }
+    if (threadIdx.x == 0)
+        for (int c = 0; c < NCLASS; c++) counts[NCLASS * gridDim.x + c] = total[c];
     if (threadIdx.x == 0) *ticket = 0;
     __threadfence();
     return true;
@@ -941,11 +956,12 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             if (narrow)
                 most = direction == 0 && !came_back ? (off[n] - off[0]) / BEAMER_ALPHA / narrow
                                                     : n;
-            if (have_list && listed > 0 && listed <= min(most, (u64)SOLO_LIST)) {
-                u32 cap = (u32)min(most, (u64)SOLO_LIST), before = level, was = lines;
+            u32 solo_cap = (u32)min(most, (u64)SOLO_LIST);
+            if (have_list && listed > 0 && listed <= solo_cap) {
+                u32 before = level, was = lines;
                 u32 members = min((u32)SOLO_BLOCKS, gridDim.x);
-                listed_levels(off, tgt, depth, parent, n, q, q2, level, listed, members, 0, cap,
-                              bar, log, log_cap, lines, 4);
+                listed_levels(off, tgt, depth, parent, n, q, q2, level, listed, members, 0,
+                              solo_cap, bar, log, log_cap, lines, 4);
                 if (blockIdx.x == 0 && threadIdx.x == 0) {
                     ctl[CTL_SOLO_LEVEL] = level;
                     ctl[CTL_SOLO_LISTED] = listed;
