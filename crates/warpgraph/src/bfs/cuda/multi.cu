@@ -7,8 +7,9 @@
 // `visited`. `next` collects what this rank's top-down expansion found, anywhere in the
 // graph; `own` is this rank's part (seg words) of the next frontier, which an all-gather
 // makes the next `front` of every rank. `stats` gets the vertices and the out-arcs of the
-// next frontier (u64 each), all-gathered with it, and a flag for lost pairs; the host
-// reads their sums from its mailbox (`box`, posted to with sequence number `seq`).
+// next frontier (u64 each), all-gathered with it, a flag for lost pairs, and after a
+// bottom-up step the vertices it left unvisited (STATS values); the host reads their sums
+// from its mailbox (`box`, posted to with sequence number `seq`).
 //
 // A short top-down level (its frontier has few out-arcs) goes another way: every rank
 // packs all it found, anywhere, into one list of (vertex, parent) pairs, an all-gather
@@ -24,17 +25,24 @@
 
 #define UNREACHED 0xffffffffu
 #define FULL 0xffffffffu
+// Values of `stats` (multi.rs's STATS).
+#define STATS 4
+
+// Adds the block's sum of x to *word: one atomic add per block. Every thread of the block
+// calls it.
+__device__ __forceinline__ void block_sum_add(u64 x, u64* word) {
+    __shared__ u64 scratch[WARPS_MAX];
+    u64 total;
+    block_exclusive_scan64(x, scratch, &total);
+    if (threadIdx.x == 0 && total) atomicAdd(word, total);
+}
 
 // Adds the block's sums of `found` and `arcs` to stats[0] and stats[1]: one atomic add
 // each per block (an add per warp and step, all on two words, held the biggest levels
 // back). Every thread of the block calls it once, at the kernel's end.
 __device__ __forceinline__ void block_add(u64 found, u64 arcs, u64* stats) {
-    __shared__ u64 scratch[WARPS_MAX];
-    u64 total;
-    block_exclusive_scan64(found, scratch, &total);
-    if (threadIdx.x == 0 && total) atomicAdd(stats, total);
-    block_exclusive_scan64(arcs, scratch, &total);
-    if (threadIdx.x == 0 && total) atomicAdd(stats + 1, total);
+    block_sum_add(found, stats);
+    block_sum_add(arcs, stats + 1);
 }
 
 // Slots for the lanes with `take` set, in lane order, from one atomic add per warp on
@@ -61,11 +69,8 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
 // Zeroes the counters (the frontier's counts too if `with_stats`); one thread does.
 __device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        if (with_stats) {
-            stats[0] = 0;
-            stats[1] = 0;
-            stats[2] = 0;
-        }
+        if (with_stats)
+            for (u32 k = 0; k < STATS; k++) stats[k] = 0;
         *qlen = 0;
         *blen = 0;
         *list = 0;
@@ -337,7 +342,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
     if (last && threadIdx.x == 0) {
         // Every block's adds are in (each fenced before its ticket).
         __threadfence();
-        for (u32 k = 0; k < 3; k++)
+        for (u32 k = 0; k < STATS; k++)
             post_value(box, k, atomicExch((unsigned long long*)stats + k, 0ull));
         *ticket = 0;
         post(box, seq);
@@ -443,15 +448,17 @@ extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 w
 
 // Bottom-up: a lane per vertex of this rank, a warp per word; an unvisited vertex with an
 // in-neighbour in the frontier joins the next frontier (its bit set by the warp's ballot,
-// no atomics), the first such in-neighbour its parent. `same` says that `off` is `roff`
-// (an undirected graph): a new vertex's out-degree is then its row's length, no load.
+// no atomics), the first such in-neighbour its parent; the others still unvisited are
+// counted in stats[3] (none left anywhere: the search is over). `same` says that `off` is
+// `roff` (an undirected graph): a new vertex's out-degree is then its row's length, no
+// load.
 extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 nl, u32 lo_word,
                                           u32 seg, const u32* front, const u32* visited, u32* own,
                                           u32* depth, u32* parent, u32 level, const u64* off,
                                           u32 same, u64* stats) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
-    u64 found_all = 0, arcs_all = 0;
+    u64 found_all = 0, arcs_all = 0, left = 0;
     for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 v = w * 32 + lane;
         bool open = v < nl && !(visited[lo_word + w] & (1u << lane));
@@ -464,6 +471,7 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
         bool found = p != UNREACHED;
         u32 word = __ballot_sync(FULL, found);
         if (lane == 0) own[w] = word;
+        left += open && !found;
         if (found) {
             depth[v] = level + 1;
             parent[v] = p;
@@ -472,6 +480,7 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
         }
     }
     block_add(found_all, arcs_all, stats);
+    block_sum_add(left, stats + 3);
 }
 
 // visited |= front, over every word; the counters cleared for the next level. First the
@@ -480,9 +489,9 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
 extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words, COUNTERS,
                                       const u64* stats_all, u64* box, u64 seq) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        for (u32 k = 0; k < 3; k++) {
+        for (u32 k = 0; k < STATS; k++) {
             u64 sum = 0;
-            for (u32 p = 0; p < world; p++) sum += stats_all[3 * p + k];
+            for (u32 p = 0; p < world; p++) sum += stats_all[STATS * p + k];
             post_value(box, k, sum);
         }
         post(box, seq);

@@ -42,9 +42,10 @@
 //! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on
 //! the whole graph's counts, but back to top-down only into a short level (a long one
 //! after the bottom-up levels finds little, and costs more than a bottom-up step). When
-//! the frontier is empty every GPU holds the depths and parents of its range: in one
-//! process each copies them straight into the host's tree (through page-locked memory);
-//! a team spread over processes sends them to rank 0 first.
+//! the frontier is empty, or a bottom-up step left no vertex unvisited (a fourth count;
+//! the vertices no arc leads to aside), every GPU holds the depths and parents of its
+//! range: in one process each copies them straight into the host's tree (through
+//! page-locked memory); a team spread over processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level that sends pairs; a team of one GPU
@@ -90,6 +91,9 @@ pub const KERNELS: KernelSource = KernelSource {
 
 /// Threads per block of every kernel.
 const THREADS: u32 = 256;
+
+/// Values a rank counts in a level (`Counters::stats`; `STATS` in `multi.cu`).
+const STATS: usize = 4;
 
 /// What a team search returns.
 #[derive(Debug, Clone)]
@@ -618,8 +622,9 @@ struct RankState {
 /// The counters a level adds to (the kernels' COUNTERS), zero when a level starts
 /// (mbfs_reset, mbfs_visit and mbfs_absorb clear them).
 struct Counters {
-    /// The next frontier's vertices and out-arcs, and a flag for a short level's list
-    /// that overflowed (pairs lost: a bug, which fails the search).
+    /// [`STATS`] values: the next frontier's vertices and out-arcs, a flag for a short
+    /// level's list that overflowed (pairs lost: a bug, which fails the search), and after
+    /// a bottom-up step the vertices it left unvisited.
     stats: CudaSlice<u64>,
     /// The lengths of the queue and of the list of big vertices.
     qlen: CudaSlice<u32>,
@@ -841,9 +846,9 @@ impl RankState {
             },
             stage: None,
             list_cap: LIST_CAP,
-            stats_all: gpu.zeros(3 * m.world)?,
+            stats_all: gpu.zeros(STATS * m.world)?,
             counters: Counters {
-                stats: gpu.zeros(3)?,
+                stats: gpu.zeros(STATS)?,
                 qlen: gpu.zeros(1)?,
                 blen: gpu.zeros(1)?,
                 sent: gpu.zeros(m.world)?,
@@ -851,7 +856,7 @@ impl RankState {
                 world: m.world as u32,
             },
             counts: gpu.zeros(m.world * m.world)?,
-            mailbox: gpu.mailbox((m.world * m.world).max(3))?,
+            mailbox: gpu.mailbox((m.world * m.world).max(STATS))?,
             ticket: gpu.zeros(1)?,
             start: gpu.zeros(1)?,
             steps: match std::env::var("WARPGRAPH_TRACE") {
@@ -931,7 +936,8 @@ impl RankState {
         // clearing their arrays meanwhile), until `seeded` hands their result over.
         self.host.start(source);
         let mut seeded = false;
-        while nf > 0 {
+        let mut nothing_left = false;
+        while nf > 0 && !nothing_left {
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
                 Direction::BottomUp => true,
@@ -1000,13 +1006,13 @@ impl RankState {
                 let dev = self.mailbox.device();
                 b.arg(&self.stats_all).arg(&dev).arg(&post);
                 // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent and
-                // stats_all `world` entries, the mailbox three values.
+                // stats_all `world` entries, the mailbox STATS values.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
                 step(&mut self.steps, gpu, "visit")?;
             }
             self.posted.record(&stream).map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
-            let mut counts = [0u64; 3];
+            let mut counts = [0u64; STATS];
             self.mailbox
                 .wait(post, &self.posted, &mut counts, |t| m.link.watch(t))?;
             if counts[2] != 0 {
@@ -1019,6 +1025,9 @@ impl RankState {
                 )));
             }
             (nf, mf) = (counts[0], counts[1]);
+            // A bottom-up step that left no vertex unvisited (but those no arc leads to)
+            // ends the search: no level after it could find any.
+            nothing_left = bottom_up && counts[3] == 0;
             level += 1;
             if trace {
                 traced.push(LevelMarks {
@@ -1318,7 +1327,7 @@ impl RankState {
         b.arg(&mut self.ticket).arg(&dev).arg(&post);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
-        // counts, the mailbox three values.
+        // counts, the mailbox STATS values.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
     }
