@@ -110,8 +110,8 @@ __device__ __forceinline__ u32 classes_of(u32 v, u32 d, u32 mode, const u64* off
 // are unrolled at most 4 times (the last block's walk over the blocks' counts, which
 // waits on L2) or not at all. A loop per class, each unrolled by the compiler, made the
 // kernel 1.4 times as long and the driver's first compile of it (PTX to machine code)
-// 43 s instead of 19 s on an H100's host; and it was slower: on an H100, Kronecker 22
-// 0.355 -> 0.315 ms, 24 0.83 -> 0.78 ms, uniform 2^22 0.546 -> 0.534 ms.
+// 43 s instead of 20 s on an H100's host; and it was slower: on an H100, Kronecker 22
+// 0.36 -> 0.32 ms, 24 0.83 -> 0.79 ms, uniform 2^22 of degree 4 0.61 -> 0.58 ms.
 __device__ void block_scan_classes(const u32* x, u32* before, u32* total, u32* scratch) {
     u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     u32 incl[NCLASS];
