@@ -54,7 +54,10 @@ const COMMON: &str = include_str!("common.cuh");
 pub const KERNELS: &[&KernelSource] = &[
     &crate::bfs::cuda::KERNELS,
     &crate::bfs::cuda::multi::KERNELS,
-    &crate::sssp::cuda::KERNELS,
+    &crate::sssp::cuda::KERNELS_I32,
+    &crate::sssp::cuda::KERNELS_I64,
+    &crate::sssp::cuda::KERNELS_F32,
+    &crate::sssp::cuda::KERNELS_F64,
     &crate::apsp::cuda::KERNELS,
     &crate::mst::cuda::KERNELS,
 ];

@@ -33,7 +33,7 @@ use crate::cuda::{gpu_err, launch_config, Gpu};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
-use crate::sssp::cuda::{GpuSssp, KERNELS};
+use crate::sssp::cuda::{kernels, GpuSssp};
 use crate::sssp::Potentials;
 
 /// Threads per source (the general kernel).
@@ -240,7 +240,7 @@ where
     let tgt = gpu.upload(csr.targets())?;
     let mut search = match narrow {
         Some(w32) => {
-            let f = gpu.function(&KERNELS, "sssp_batch_shared_u32")?;
+            let f = gpu.function(kernels(suffix), "sssp_batch_shared_u32")?;
             let bytes = shared_bytes(n) as u32;
             // The function is shared by every thread of the process: allow it the GPU's
             // whole opt-in shared memory (a run's own size could race with another's
@@ -263,7 +263,7 @@ where
             }
         }
         None => Search::Global {
-            f: gpu.function(&KERNELS, &format!("sssp_batch_{suffix}"))?,
+            f: gpu.function(kernels(suffix), &format!("sssp_batch_{suffix}"))?,
             wt: gpu.upload(w)?,
             dist: gpu.zeros::<D>(batch * n)?,
             lists: gpu.zeros::<u32>(2 * batch * n)?,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
 
-use super::{check_extract_min_threads, KERNELS};
+use super::{check_extract_min_threads, KERNELS_I32};
 use crate::cuda::{gpu_err, launch_config, Gpu};
 use crate::error::{Error, Result};
 
@@ -50,7 +50,8 @@ impl GpuExtractMin {
         )?;
         let part = |_| -> Result<_> { Ok((gpu.zeros(part_len)?, gpu.zeros(part_len)?)) };
         Ok(GpuExtractMin {
-            pass: gpu.function(&KERNELS, "extract_min_pass")?,
+            // (Every weight type's module holds it; the one with the smallest distances.)
+            pass: gpu.function(&KERNELS_I32, "extract_min_pass")?,
             n,
             keys: gpu.upload(keys)?,
             part: [part(0)?, part(1)?],

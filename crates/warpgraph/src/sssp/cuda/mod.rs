@@ -95,11 +95,45 @@ use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weights};
 use crate::par::premapped;
 
-/// The kernels of this module.
-pub const KERNELS: KernelSource = KernelSource {
-    name: "sssp",
-    source: include_str!("sssp.cu"),
-};
+/// The kernels of `sssp.cu` for one weight type (`SSSP_ONLY_<suffix>` picks its
+/// instantiation), and those that take no weights.
+macro_rules! sssp_kernels {
+    ($suffix:literal) => {
+        KernelSource {
+            name: concat!("sssp_", $suffix),
+            source: concat!(
+                "#define SSSP_ONLY_",
+                $suffix,
+                "\n#line 1 \"sssp.cu\"\n",
+                include_str!("sssp.cu")
+            ),
+        }
+    };
+}
+
+/// The kernels of this module, one module per weight type, so that a search compiles and
+/// loads only its own: with all four types in one module, the driver's first compile of
+/// it (PTX to machine code, once per machine) made a first `bench sssp` on a small graph
+/// take 21.5-23.1 s on an H100's host; with one type, 5.1-6.2 s. Each also holds the
+/// kernels that take no weights.
+pub const KERNELS_I32: KernelSource = sssp_kernels!("i32");
+/// See [`KERNELS_I32`].
+pub const KERNELS_I64: KernelSource = sssp_kernels!("i64");
+/// See [`KERNELS_I32`].
+pub const KERNELS_F32: KernelSource = sssp_kernels!("f32");
+/// See [`KERNELS_I32`].
+pub const KERNELS_F64: KernelSource = sssp_kernels!("f64");
+
+/// The kernels for the weight type `suffix` names (`i32`, `i64`, `f32` or `f64`, as the
+/// kernels' names end).
+pub(crate) fn kernels(suffix: &str) -> &'static KernelSource {
+    match suffix {
+        "i64" => &KERNELS_I64,
+        "f32" => &KERNELS_F32,
+        "f64" => &KERNELS_F64,
+        _ => &KERNELS_I32,
+    }
+}
 
 /// Threads per block of every kernel.
 const THREADS: u32 = 256;
@@ -462,13 +496,14 @@ impl GpuSssp {
             (_, Some((lo, hi))) => lo >= 1.0 && (n.max(1) - 1) as f64 * hi < PACKED_LIMIT,
             (_, None) => ((n.max(1) - 1) as f64) < PACKED_LIMIT,
         };
-        let f = |name: &str| gpu.function(&KERNELS, &format!("{name}_{suffix}"));
+        let kernels = kernels(suffix);
+        let f = |name: &str| gpu.function(kernels, &format!("{name}_{suffix}"));
         let k = Kernels {
             reset: f("sssp_reset")?,
             near_far: f("sssp_near_far")?,
             rounds: f("sssp_rounds")?,
             parents: f("sssp_parents")?,
-            parents_init: gpu.function(&KERNELS, "sssp_parents_init")?,
+            parents_init: gpu.function(kernels, "sssp_parents_init")?,
             spmv_csr: f("sssp_spmv_csr")?,
             spmv_ell: f("sssp_spmv_ell")?,
             dijkstra: f("sssp_dijkstra")?,

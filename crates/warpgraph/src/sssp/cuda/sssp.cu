@@ -1689,7 +1689,16 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
         spmv_ell<W, D>(idx, ew, width, din, dout, n, changed, flags);                          \
     }
 
+// One weight type per module (sssp/cuda/mod.rs's KERNELS_*), named by SSSP_ONLY_<suffix>.
+#ifdef SSSP_ONLY_i32
 INSTANTIATE(i32, int, i64)
+#endif
+#ifdef SSSP_ONLY_i64
 INSTANTIATE(i64, i64, i64)
+#endif
+#ifdef SSSP_ONLY_f32
 INSTANTIATE(f32, float, double)
+#endif
+#ifdef SSSP_ONLY_f64
 INSTANTIATE(f64, double, double)
+#endif
