@@ -50,7 +50,7 @@ impl GpuExtractMin {
         )?;
         let part = |_| -> Result<_> { Ok((gpu.zeros(part_len)?, gpu.zeros(part_len)?)) };
         Ok(GpuExtractMin {
-            // (Every weight type's module holds it; the one with the smallest distances.)
+            // (Every weight type's module holds it, as every kernel that takes no weights.)
             pass: gpu.function(&KERNELS_I32, "extract_min_pass")?,
             n,
             keys: gpu.upload(keys)?,
