@@ -47,6 +47,7 @@ use super::super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
 use crate::error::Result;
 use crate::graph::{Csr, Graph, VertexId, NO_VERTEX};
 use crate::memory;
+use crate::par::premapped;
 
 /// Frontier vertices per chunk a team member claims, at most (fewer when the frontier is
 /// small, so that a handful of frontier vertices still spread over the threads).
@@ -712,14 +713,12 @@ fn first_in_frontier(inc: &Csr, v: VertexId, front: &[AtomicU64]) -> Option<u32>
 }
 
 /// Makes `v` `n` copies of `value`, written in parallel: over its own entries when it
-/// has `n`, else into a fresh vector.
+/// has `n`, else a fresh vector ([`premapped`]).
 fn fill(v: &mut Vec<u32>, n: usize, value: u32) {
     if v.len() == n {
         v.par_iter_mut().for_each(|x| *x = value);
     } else {
-        let mut fresh = Vec::with_capacity(n);
-        fresh.par_extend(rayon::iter::repeat_n(value, n));
-        *v = fresh;
+        *v = premapped(n, value);
     }
 }
 
