@@ -97,6 +97,14 @@ pub(crate) fn premapped<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
     v
 }
 
+/// Keeps `v` when it has `n` entries (whatever they hold), else makes it [`premapped`]
+/// copies of `x`: a result vector for a search to write all of, reused when it can be.
+pub(crate) fn sized<T: Copy + Send + Sync>(v: &mut Vec<T>, n: usize, x: T) {
+    if v.len() != n {
+        *v = premapped(n, x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ mod common;
 
 use proptest::prelude::*;
 use warpgraph::bfs::cuda::multi::{
-    bfs_team, bfs_team_each, bfs_team_lists, LIST_CAP, WHOLE_DEGREE,
+    bfs_team, bfs_team_each, bfs_team_lists, bfs_team_visit, LIST_CAP, WHOLE_DEGREE,
 };
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
@@ -239,6 +239,81 @@ fn edge_cases() {
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
     check(&common::graph(5000, &path, Weights::None, true), &[0]);
     check(&common::graph(5000, &path, Weights::None, false), &[2500]);
+}
+
+/// `bfs_team_visit` writes every search into the caller's tree, its vectors kept, and
+/// hands each over in order before the next; an error from `visit` stops the team and is
+/// what the call returns.
+#[test]
+fn searches_into_a_reused_tree() {
+    if common::teams().is_empty() {
+        return;
+    }
+    let g = generated(
+        Generator::Kronecker {
+            scale: 14,
+            edge_factor: 8,
+        },
+        false,
+    );
+    // Roots of different depths, an unreached vertex's too (Kronecker graphs have many
+    // isolated ones), so each search must write over every entry of the last.
+    let mut sources = warpgraph::bench::pick_sources(&g, 3, 11);
+    let isolated = (0..g.num_vertices() as u32).find(|&v| g.out().degree(v) == 0);
+    sources.extend(isolated);
+    sources.push(sources[0]);
+    let searches: Vec<_> = sources
+        .iter()
+        .map(|&s| (s, BfsOptions::default()))
+        .collect();
+    for team in common::teams() {
+        let size = team.describe();
+        let mut tree = BfsTree::default();
+        let (mut seen, mut at) = (Vec::new(), None);
+        bfs_team_visit(&team, &g, &searches, &mut tree, |s| {
+            let t = s.tree.expect("one process holds rank 0");
+            assert_eq!(t.source, sources[s.index], "team of {size}");
+            let want = bfs::bfs(&g, t.source, &BfsOptions::default()).unwrap();
+            assert!(t.depth == want.depth, "team of {size}, search {}", s.index);
+            verify(&g, t).unwrap_or_else(|e| panic!("team of {size}: {e}"));
+            assert!(s.times.seconds > 0.0 && s.times.kernel_seconds.unwrap() > 0.0);
+            assert!(s.levels >= 1 || t.reached() == 1, "{} levels", s.levels);
+            let ptr = (t.depth.as_ptr() as usize, t.parent.as_ptr() as usize);
+            assert_eq!(
+                *at.get_or_insert(ptr),
+                ptr,
+                "team of {size}: vectors replaced"
+            );
+            seen.push(s.index);
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("team of {size}: {e}"));
+        assert_eq!(
+            seen,
+            (0..searches.len()).collect::<Vec<_>>(),
+            "team of {size}"
+        );
+        assert_eq!(
+            Some((tree.depth.as_ptr() as usize, tree.parent.as_ptr() as usize)),
+            at
+        );
+        assert_eq!(tree.source, *sources.last().unwrap());
+        // The caller's error, after the second search: no third one.
+        let mut calls = 0;
+        let e = bfs_team_visit(&team, &g, &searches, &mut tree, |s| {
+            calls += 1;
+            match s.index {
+                1 => Err(Error::InvalidArgument("enough".into())),
+                _ => Ok(()),
+            }
+        })
+        .unwrap_err();
+        assert!(
+            matches!(&e, Error::InvalidArgument(m) if m == "enough"),
+            "team of {size}: {e}"
+        );
+        assert_eq!(calls, 2, "team of {size}");
+    }
 }
 
 #[test]

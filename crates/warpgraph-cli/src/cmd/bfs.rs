@@ -94,13 +94,18 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             }
             let spec = TeamSpec::from_env(gpus.resolve()?)?;
             let opts = cpu_options(args.direction, args.switch);
-            let mut runs = bfs::cuda::multi::bfs_team(&spec, &g, &[s], &opts)?;
-            let Some(tree) = runs.trees.pop().flatten() else {
+            let mut tree = bfs::BfsTree::default();
+            let mut ran = (warpgraph::device::RunTimes::default(), 0);
+            bfs::cuda::multi::bfs_team_visit(&spec, &g, &[(s, opts)], &mut tree, |s| {
+                ran = (s.times, s.levels);
+                Ok(())
+            })?;
+            if !spec.has_root() {
                 eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
                 return Ok(());
-            };
-            let name = format!("bfs-team ({} levels)", runs.levels[0]);
-            (tree, runs.times[0], name, spec.describe())
+            }
+            let name = format!("bfs-team ({} levels)", ran.1);
+            (tree, ran.0, name, spec.describe())
         }
     };
     let secs = times.seconds;

@@ -56,30 +56,37 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
     for &size in sizes {
         let spec = TeamSpec::from_env(size.resolve()?)?;
         // The first root twice: a warm-up, dropped.
-        let mut sources = vec![roots[0]];
-        sources.extend_from_slice(&roots);
-        let runs = bfs::cuda::multi::bfs_team(&spec, g, &sources, &opts)
-            .with_context(|| format!("BFS on {}", spec.describe()))?;
-        if !spec.has_root() {
-            eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
-            continue;
-        }
+        let searches: Vec<_> = [roots[0]]
+            .iter()
+            .chain(&roots)
+            .map(|&s| (s, opts))
+            .collect();
         let mut trials = Vec::new();
         let mut hashes = Vec::new();
-        for (i, tree) in runs.trees.into_iter().enumerate().skip(1) {
-            let tree = tree.context("rank 0 returned no tree")?;
-            bfs::verify(g, &tree)?;
+        // One tree for every search, each verified before the next one writes over it.
+        let mut tree = bfs::BfsTree::default();
+        let setup = bfs::cuda::multi::bfs_team_visit(&spec, g, &searches, &mut tree, |s| {
+            let Some(tree) = s.tree.filter(|_| s.index > 0) else {
+                return Ok(());
+            };
+            bfs::verify(g, tree)?;
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (&tree.depth, &tree.parent).hash(&mut h);
             hashes.push(h.finish());
             trials.push(Trial {
                 source: Some(g.ids().external(tree.source)),
-                seconds: runs.times[i].seconds,
-                kernel_seconds: runs.times[i].kernel_seconds,
+                seconds: s.times.seconds,
+                kernel_seconds: s.times.kernel_seconds,
                 reached: tree.reached(),
                 edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
                 verified: true,
             });
+            Ok(())
+        })
+        .with_context(|| format!("BFS on {}", spec.describe()))?;
+        if !spec.has_root() {
+            eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
+            continue;
         }
         match &first_hashes {
             None => first_hashes = Some(hashes),
@@ -87,14 +94,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         }
         rows.push(Row {
             ran: Ran::Team(spec.world),
-            report: report(
-                g,
-                graph_name,
-                "bfs-team",
-                spec.describe(),
-                trials,
-                runs.setup_seconds,
-            ),
+            report: report(g, graph_name, "bfs-team", spec.describe(), trials, setup),
         });
     }
     if rows.is_empty() {

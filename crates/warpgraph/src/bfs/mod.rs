@@ -48,8 +48,9 @@ use crate::graph::{named_enum, Graph, VertexId};
 /// The depth of a vertex that the search did not reach.
 pub const UNREACHED: u32 = u32::MAX;
 
-/// A breadth-first search tree, indexed by internal vertex id.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A breadth-first search tree, indexed by internal vertex id. The default has no
+/// vertices: a place for the `_into` searches to fill.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BfsTree {
     /// The vertex the search started from.
     pub source: VertexId,

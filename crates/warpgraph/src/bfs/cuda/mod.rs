@@ -103,7 +103,7 @@ use super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Csr, Graph, VertexId};
-use crate::par::premapped;
+use crate::par::sized;
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -682,11 +682,8 @@ impl GpuBfs {
             ],
             n,
             || {
-                for v in [&mut *depth, &mut *parent] {
-                    if v.len() != n {
-                        *v = premapped(n, 0u32);
-                    }
-                }
+                sized(depth, n, 0);
+                sized(parent, n, 0);
             },
         )?;
         let t1 = Instant::now();

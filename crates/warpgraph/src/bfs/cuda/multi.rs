@@ -82,6 +82,7 @@ use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, Mailbox};
 use crate::device::RunTimes;
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexId};
+use crate::par::sized;
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -350,7 +351,8 @@ struct DelegatesOnGpu {
 }
 
 /// Breadth-first searches of `g` from every one of `sources` on the team `spec` (this
-/// process's part of it); `opts` gives the direction and Beamer's switch.
+/// process's part of it); `opts` gives the direction and Beamer's switch. Every tree is
+/// kept until the end: for many searches of a big graph, [`bfs_team_visit`] reuses one.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for a source out of range or bad switch values;
@@ -377,37 +379,70 @@ pub fn bfs_team_each(
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
 ) -> Result<TeamRuns> {
-    let setting = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
-        match std::env::var(name) {
-            Ok(v) => match v.parse() {
-                Ok(a) if a <= most => Ok(a),
-                _ => Err(Error::InvalidArgument(format!(
-                    "{name}={v:?}: expected {what}, 0 to {most}"
-                ))),
-            },
-            Err(_) => Ok(default),
-        }
-    };
-    let host_arcs = setting(
-        "WARPGRAPH_BFS_HOST_ARCS",
-        HOST_ARCS as u64,
-        LIST_CAP as u64,
-        "a number of arcs",
-    )?;
-    let whole_degree = setting(
-        "WARPGRAPH_BFS_WHOLE_DEGREE",
-        WHOLE_DEGREE,
-        u64::MAX,
-        "a mean out-degree",
-    )?;
-    bfs_team_lists(
-        spec,
-        g,
-        searches,
-        LIST_CAP,
-        host_arcs as usize,
-        whole_degree,
-    )
+    let t = Tuning::from_env()?;
+    bfs_team_lists(spec, g, searches, t.list_cap, t.host_arcs, t.whole_degree)
+}
+
+/// One search of a team, as [`bfs_team_visit`] hands it over once every rank is done.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamSearch<'a> {
+    /// Which of the searches (an index into them).
+    pub index: usize,
+    /// The tree, on the process that drives rank 0 (`None` elsewhere).
+    pub tree: Option<&'a BfsTree>,
+    /// The slowest rank's times: `seconds` from the start to the tree in the host's
+    /// memory, `kernel_seconds` (CUDA events) to the end of the search, every GPU holding
+    /// its range's depths and parents (for a team spread over processes: to the tree in
+    /// rank 0's GPU memory).
+    pub times: RunTimes,
+    /// Levels of the search.
+    pub levels: u32,
+}
+
+/// Searches as [`bfs_team_each`], each into `tree` (its vectors reused when they hold
+/// one entry per vertex, as after an earlier search of this graph; else replaced), which
+/// `visit` sees after each search, before the next one writes over it: host memory for
+/// one tree, however many searches, and no fresh pages for the team to fill in each.
+/// `visit` runs on every process of the team, once per search; only the process of
+/// rank 0 sees the tree (the others leave `tree` as it was). The GPUs wait for `visit`
+/// to return (counted against the team's patience, `WARPGRAPH_NCCL_TIMEOUT`), but the
+/// searches' times do not.
+///
+/// # Returns
+/// Seconds to set the team up: communicators, partition and upload.
+///
+/// # Errors
+/// As [`bfs_team`], and the first error `visit` returns (which stops the team).
+///
+/// # Example
+/// ```no_run
+/// use warpgraph::bfs::{self, cuda::multi::bfs_team_visit, BfsOptions, BfsTree};
+/// use warpgraph::cuda::team::TeamSpec;
+/// use warpgraph::generate::{generate, GenerateOptions, Generator};
+/// # fn main() -> warpgraph::Result<()> {
+/// let kron = Generator::Kronecker { scale: 20, edge_factor: 16 };
+/// let g = generate(&kron, &GenerateOptions::default())?;
+/// let searches: Vec<_> = (0..64).map(|s| (s, BfsOptions::default())).collect();
+/// let mut tree = BfsTree::default();
+/// bfs_team_visit(&TeamSpec::local(2), &g, &searches, &mut tree, |s| {
+///     if let Some(tree) = s.tree {
+///         bfs::verify(&g, tree)?;
+///         println!("{}: {} reached in {:.3} ms", tree.source, tree.reached(),
+///             s.times.seconds * 1e3);
+///     }
+///     Ok(())
+/// })?;
+/// # Ok(())
+/// # }
+/// ```
+pub fn bfs_team_visit(
+    spec: &TeamSpec,
+    g: &Graph,
+    searches: &[(VertexId, BfsOptions)],
+    tree: &mut BfsTree,
+    visit: impl FnMut(&TeamSearch<'_>) -> Result<()> + Send,
+) -> Result<f64> {
+    team_searches(spec, g, searches, Tuning::from_env()?, tree, visit)
 }
 
 /// As [`bfs_team_each`], with top-down levels short up to `list_cap` frontier arcs (at
@@ -424,6 +459,79 @@ pub fn bfs_team_lists(
     host_arcs: usize,
     whole_degree: u64,
 ) -> Result<TeamRuns> {
+    let tuning = Tuning {
+        list_cap,
+        host_arcs,
+        whole_degree,
+    };
+    let mut runs = TeamRuns {
+        trees: vec![None; searches.len()],
+        times: vec![RunTimes::default(); searches.len()],
+        levels: vec![0; searches.len()],
+        setup_seconds: 0.0,
+    };
+    let mut tree = BfsTree::default();
+    runs.setup_seconds = team_searches(spec, g, searches, tuning, &mut tree, |s| {
+        runs.trees[s.index] = s.tree.cloned();
+        runs.times[s.index] = s.times;
+        runs.levels[s.index] = s.levels;
+        Ok(())
+    })?;
+    Ok(runs)
+}
+
+/// The bounds a team's searches take their ways by (see [`bfs_team_lists`]).
+#[derive(Debug, Clone, Copy)]
+struct Tuning {
+    list_cap: usize,
+    host_arcs: usize,
+    whole_degree: u64,
+}
+
+impl Tuning {
+    /// The defaults, or `WARPGRAPH_BFS_HOST_ARCS` and `WARPGRAPH_BFS_WHOLE_DEGREE`.
+    fn from_env() -> Result<Tuning> {
+        let setting = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
+            match std::env::var(name) {
+                Ok(v) => match v.parse() {
+                    Ok(a) if a <= most => Ok(a),
+                    _ => Err(Error::InvalidArgument(format!(
+                        "{name}={v:?}: expected {what}, 0 to {most}"
+                    ))),
+                },
+                Err(_) => Ok(default),
+            }
+        };
+        Ok(Tuning {
+            list_cap: LIST_CAP,
+            host_arcs: setting(
+                "WARPGRAPH_BFS_HOST_ARCS",
+                HOST_ARCS as u64,
+                LIST_CAP as u64,
+                "a number of arcs",
+            )? as usize,
+            whole_degree: setting(
+                "WARPGRAPH_BFS_WHOLE_DEGREE",
+                WHOLE_DEGREE,
+                u64::MAX,
+                "a mean out-degree",
+            )?,
+        })
+    }
+}
+
+/// The caller's `visit`, as the first rank of the process holds it.
+type Visit<'v> = &'v mut (dyn FnMut(&TeamSearch<'_>) -> Result<()> + Send);
+
+/// The searches of [`bfs_team_visit`], their ways bounded by `tuning`.
+fn team_searches(
+    spec: &TeamSpec,
+    g: &Graph,
+    searches: &[(VertexId, BfsOptions)],
+    tuning: Tuning,
+    tree: &mut BfsTree,
+    mut visit: impl FnMut(&TeamSearch<'_>) -> Result<()> + Send,
+) -> Result<f64> {
     let n = g.num_vertices();
     for (s, opts) in searches {
         super::super::check_args(g, *s, opts)?;
@@ -440,89 +548,114 @@ pub fn bfs_team_lists(
     // One process driving every GPU: each rank copies its part of the tree straight into
     // the host's arrays. Spread over processes: the parts go to rank 0 over NCCL first.
     let gather = !spec.is_whole();
-    let holds_root = spec.has_root();
-    let mut depths: Vec<Vec<u32>> = Vec::new();
-    let mut parents: Vec<Vec<u32>> = Vec::new();
-    if holds_root {
-        depths = searches.iter().map(|_| vec![0u32; n]).collect();
-        parents = searches.iter().map(|_| vec![0u32; n]).collect();
-    }
-    // Each local rank's destination in every search: its range of the arrays, or all of
-    // them for rank 0 when gathering, or nothing.
-    let local: Vec<usize> = (0..spec.gpus.len()).map(|i| spec.first_rank + i).collect();
-    let mut sinks: Vec<Vec<Sink<'_>>> = local.iter().map(|_| Vec::new()).collect();
-    for (d, p) in depths.iter_mut().zip(parents.iter_mut()) {
-        if gather {
-            // Only the process of rank 0 holds arrays; it is its first local rank.
-            sinks[0].push(Sink {
-                depth: d,
-                parent: p,
-            });
-            continue;
+    let dest = match spec.has_root() {
+        true => {
+            sized(&mut tree.depth, n, 0);
+            sized(&mut tree.parent, n, 0);
+            Some(Dest::of(tree))
         }
-        let (mut d, mut p) = (&mut d[..], &mut p[..]);
-        for (i, &rank) in local.iter().enumerate() {
-            let len = part.range(rank).len();
-            let (dh, dt) = std::mem::take(&mut d).split_at_mut(len);
-            let (ph, pt) = std::mem::take(&mut p).split_at_mut(len);
-            (d, p) = (dt, pt);
-            sinks[i].push(Sink {
-                depth: dh,
-                parent: ph,
-            });
-        }
+        false => None,
+    };
+    // The first local rank calls `visit`; gathering, it is rank 0 (or no rank writes).
+    let visit: Visit<'_> = &mut visit;
+    let mut inputs: Vec<(Option<Dest>, Option<Visit<'_>>)> = (0..spec.gpus.len())
+        .map(|i| (dest.filter(|_| i == 0 || !gather), None))
+        .collect();
+    if let Some(first) = inputs.first_mut() {
+        first.1 = Some(visit);
     }
     // Alike on every rank: made once for all of this process's.
     let never = never_reached(g.incoming(), part.words());
-    let per_rank = team::run(spec, sinks, |m, mut sinks| {
-        let mut state = RankState::new(m, g, part, &never, gather, host_arcs.min(LIST_CAP))?;
-        state.list_cap = list_cap.min(LIST_CAP);
-        state.whole_degree = whole_degree;
-        let setup = start.elapsed().as_secs_f64();
-        let mut out = Vec::with_capacity(searches.len());
-        for (i, (s, opts)) in searches.iter().enumerate() {
-            out.push(state.search(m, g, *s, opts, sinks.get_mut(i))?);
-        }
-        Ok((setup, out))
-    })?;
-    let setup_seconds = per_rank.iter().map(|r| r.0).fold(0.0, f64::max);
-    let mut runs = TeamRuns {
-        trees: Vec::new(),
-        times: Vec::new(),
-        levels: Vec::new(),
-        setup_seconds,
+    let tuning = Tuning {
+        list_cap: tuning.list_cap.min(LIST_CAP),
+        host_arcs: tuning.host_arcs.min(LIST_CAP),
+        ..tuning
     };
-    // The time of a search is the slowest local rank's.
-    let per_rank = per_rank.into_iter().map(|r| r.1).collect::<Vec<_>>();
-    let mut depths = depths.into_iter();
-    let mut parents = parents.into_iter();
-    for (i, &(source, _)) in searches.iter().enumerate() {
-        let mut t = RunTimes::default();
-        let mut kernel: f64 = 0.0;
-        for r in &per_rank {
-            t.seconds = t.seconds.max(r[i].times.seconds);
-            kernel = kernel.max(r[i].times.kernel_seconds.unwrap_or(0.0));
+    let setup = team::run(spec, inputs, |m, (dest, mut visit)| {
+        let mut state = RankState::new(m, g, part, &never, gather, tuning.host_arcs)?;
+        state.list_cap = tuning.list_cap;
+        state.whole_degree = tuning.whole_degree;
+        let setup = start.elapsed().as_secs_f64();
+        for (index, (s, opts)) in searches.iter().enumerate() {
+            let run = state.search(m, g, *s, opts, dest.as_ref())?;
+            if let Some(visit) = visit.as_mut() {
+                // SAFETY: every rank of the team has copied its part of this search
+                // (`search` returns after the all-reduce of every rank's times, which
+                // each joins after its copy), and none writes the next search before
+                // this rank joins its first all-reduce, after this call: no rank writes
+                // the tree while `visit` reads it. Only this thread touches the tree's
+                // `source`.
+                let tree = dest.map(|d| unsafe { d.tree_after(*s) });
+                visit(&TeamSearch {
+                    index,
+                    tree,
+                    times: run.times,
+                    levels: run.levels,
+                })?;
+            }
         }
-        t.kernel_seconds = Some(kernel);
-        runs.times.push(t);
-        runs.levels.push(per_rank[0][i].levels);
-        runs.trees.push(match (depths.next(), parents.next()) {
-            (Some(depth), Some(parent)) => Some(BfsTree {
-                source,
-                depth,
-                parent,
-            }),
-            _ => None,
-        });
-    }
-    Ok(runs)
+        Ok(setup)
+    })?;
+    Ok(setup.into_iter().fold(0.0, f64::max))
 }
 
-/// Where a rank puts its part of a search's tree: its own range of the host's depth and
-/// parent arrays; or, for rank 0 of a team spread over processes, the whole arrays.
-struct Sink<'a> {
-    depth: &'a mut [u32],
-    parent: &'a mut [u32],
+/// The host's tree, shared by the ranks of one process: each writes its own range of
+/// the depths and parents (rank 0 of a team spread over processes, all of them), and the
+/// first rank hands the whole tree to `visit` once every rank has written.
+#[derive(Debug, Clone, Copy)]
+struct Dest {
+    tree: *mut BfsTree,
+    depth: *mut u32,
+    parent: *mut u32,
+    n: usize,
+}
+
+// SAFETY: the pointers are into a tree borrowed exclusively for the whole of
+// `team_searches`; its ranks write disjoint ranges, and `visit` reads only between
+// searches (see `team_searches`).
+unsafe impl Send for Dest {}
+unsafe impl Sync for Dest {}
+
+impl Dest {
+    /// `tree`, whose vectors hold one entry per vertex (`tree.depth.len()` of them), and
+    /// are neither moved nor resized while the ranks use the pointers.
+    fn of(tree: &mut BfsTree) -> Dest {
+        Dest {
+            n: tree.depth.len(),
+            depth: tree.depth.as_mut_ptr(),
+            parent: tree.parent.as_mut_ptr(),
+            tree,
+        }
+    }
+
+    /// The depths and parents of the vertices `r`.
+    ///
+    /// # Safety
+    /// No other thread may read or write `r` of either until the slices are gone.
+    unsafe fn range<'t>(self, r: std::ops::Range<usize>) -> (&'t mut [u32], &'t mut [u32]) {
+        assert!(r.start <= r.end && r.end <= self.n, "a range of the tree");
+        // SAFETY: in bounds (above) of vectors that live and stay put (`Dest::of`); the
+        // caller keeps others out of the range.
+        unsafe {
+            (
+                std::slice::from_raw_parts_mut(self.depth.add(r.start), r.len()),
+                std::slice::from_raw_parts_mut(self.parent.add(r.start), r.len()),
+            )
+        }
+    }
+
+    /// The whole tree, its source set to `source`.
+    ///
+    /// # Safety
+    /// No other thread may touch the tree until the reference is gone.
+    unsafe fn tree_after<'t>(self, source: VertexId) -> &'t BfsTree {
+        // SAFETY: the tree lives for the whole of `team_searches` and the caller keeps
+        // every other thread off it.
+        unsafe {
+            (*self.tree).source = source;
+            &*self.tree
+        }
+    }
 }
 
 /// One search as a rank saw it.
@@ -609,6 +742,8 @@ struct RankState {
     ticket: CudaSlice<u32>,
     /// The word of the all-reduce that starts every search on every rank at once.
     start: CudaSlice<u32>,
+    /// A search's seconds and seconds of kernels, all-reduced when it ends (as bits).
+    ends: CudaSlice<u64>,
     /// `WARPGRAPH_TRACE=2`: an event after each step of a level, printed with the level.
     steps: Option<Vec<(&'static str, CudaEvent)>>,
     /// The first levels, expanded by the host, and what they reached for the GPU.
@@ -859,6 +994,7 @@ impl RankState {
             mailbox: gpu.mailbox((m.world * m.world).max(STATS))?,
             ticket: gpu.zeros(1)?,
             start: gpu.zeros(1)?,
+            ends: gpu.zeros(2)?,
             steps: match std::env::var("WARPGRAPH_TRACE") {
                 Ok(v) if v == "2" => Some(Vec::new()),
                 _ => None,
@@ -880,14 +1016,15 @@ impl RankState {
     }
 
     /// One search from `source`, every rank of the team calling it alike; the rank's part
-    /// of the tree goes to `sink` (or, gathering, to rank 0's).
+    /// of the tree goes to its range of `dest` (gathering, rank 0 writes all of it). On
+    /// return every rank has written its part, and the times are the slowest rank's.
     fn search(
         &mut self,
         m: &Member,
         g: &Graph,
         source: VertexId,
         opts: &BfsOptions,
-        sink: Option<&mut Sink<'_>>,
+        dest: Option<&Dest>,
     ) -> Result<RankRun> {
         let gpu = &m.gpu;
         let stream = gpu.stream().clone();
@@ -1061,31 +1198,43 @@ impl RankState {
         }
         let done = timer.kernels_done(gpu)?;
         m.link.wait_event(&done)?;
-        if let Some(sink) = sink {
-            if gather {
-                // Rank 0 of a team over processes: its own part, then the others'.
-                for p in 0..m.world {
-                    let r = self.part.range(p);
-                    let (d, pa) = if p == 0 {
-                        (&self.depth, &self.parent)
-                    } else {
+        if let Some(dest) = dest {
+            // Gathering, rank 0 writes every part, its own first; else each rank its own.
+            let parts = match gather {
+                true => 0..m.world,
+                false => m.rank..m.rank + 1,
+            };
+            for p in parts {
+                let (d, pa) = match p == m.rank {
+                    true => (&self.depth, &self.parent),
+                    false => {
                         let (d, pa) = &self.all[p - 1];
                         (d, pa)
-                    };
-                    copy_out(gpu, d, &mut sink.depth[r.clone()], &mut self.stage)?;
-                    copy_out(gpu, pa, &mut sink.parent[r], &mut self.stage)?;
-                }
-            } else {
-                copy_out(gpu, &self.depth, sink.depth, &mut self.stage)?;
-                copy_out(gpu, &self.parent, sink.parent, &mut self.stage)?;
+                    }
+                };
+                // SAFETY: ranks write disjoint ranges, and none is read before the
+                // all-reduce below (see `team_searches`).
+                let (dh, ph) = unsafe { dest.range(self.part.range(p)) };
+                copy_out(gpu, d, dh, &mut self.stage)?;
+                copy_out(gpu, pa, ph, &mut self.stage)?;
             }
         }
         let times = timer.finish(&done)?;
+        // The slowest rank's times, on every rank, once every rank has written its part.
+        // (Seconds as bits: for floats of one sign their order is the integers'.)
+        let ends = [times.total_seconds, times.kernel_seconds].map(f64::to_bits);
+        gpu.stream()
+            .memcpy_htod(&ends, &mut self.ends)
+            .map_err(gpu_err)?;
+        m.link.all_reduce_in_place(&mut self.ends, Reduce::Max)?;
+        m.link.sync()?;
+        let mut ends = [0u64; 2];
+        gpu.download_into(&self.ends, &mut ends)?;
         print_trace(m.rank, &traced)?;
         Ok(RankRun {
             times: RunTimes {
-                seconds: times.total_seconds,
-                kernel_seconds: Some(times.kernel_seconds),
+                seconds: f64::from_bits(ends[0]),
+                kernel_seconds: Some(f64::from_bits(ends[1])),
             },
             levels: level,
         })
