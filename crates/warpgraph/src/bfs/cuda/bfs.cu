@@ -169,36 +169,36 @@ __device__ __forceinline__ u32 chunk_for(u32 len) {
 }
 
 // Items i..i+PER-1 (those below end): their vertices and class masks (0 past the end).
+// The loads differ by case; the masks come from one loop after them (inlined at every
+// pass, classes_of once per item rather than once per item per case).
 __device__ __forceinline__ void load_group(const Scan& s, u32 i, u32 end, u32* v, u32* m) {
+    u32 d[PER];
     // A list that starts off 16-byte alignment (a frontier listed after a bottom-up
     // queue) is read an item at a time.
     if (i + PER <= end && ((size_t)s.list & 15) == 0) {
         if (s.list) {
             uint4 x = __ldcg((const uint4*)(s.list + i));
             v[0] = x.x; v[1] = x.y; v[2] = x.z; v[3] = x.w;
-            for (int k = 0; k < PER; k++)
-                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance,
-                                s.frontier);
+            for (int k = 0; k < PER; k++) d[k] = ld(s.depth + v[k]);
         } else {
-            uint4 d = __ldcg((const uint4*)(s.depth + i));
-            u32 ds[PER] = {d.x, d.y, d.z, d.w};
-            for (int k = 0; k < PER; k++) {
-                v[k] = i + k;
-                m[k] = classes_of(v[k], ds[k], s.mode, s.off, s.level, s.tau, s.balance,
-                                s.frontier);
-            }
+            uint4 x = __ldcg((const uint4*)(s.depth + i));
+            d[0] = x.x; d[1] = x.y; d[2] = x.z; d[3] = x.w;
+            for (int k = 0; k < PER; k++) v[k] = i + k;
         }
     } else {
         for (int k = 0; k < PER; k++) {
-            m[k] = 0;
             v[k] = 0;
+            d[k] = 0;
             if (i + k < end) {
                 v[k] = s.list ? ld(s.list + i + k) : i + k;
-                m[k] = classes_of(v[k], ld(s.depth + v[k]), s.mode, s.off, s.level, s.tau, s.balance,
-                                s.frontier);
+                d[k] = ld(s.depth + v[k]);
             }
         }
     }
+    for (int k = 0; k < PER; k++)
+        m[k] = i + k < end ? classes_of(v[k], d[k], s.mode, s.off, s.level, s.tau, s.balance,
+                                        s.frontier)
+                           : 0;
 }
 
 // Per-block result of a pass.
@@ -874,6 +874,8 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
     // again (the frontier is shrinking, the hubs long visited), which spares a small
     // frontier its classification and the count of its hubs.
     bool came_back = false;
+    // The frontier to be listed from its bitmap, at the top of the loop.
+    bool listing = false;
     // The frontier as a list (listed vertices from lst, which lies in q2), if any.
     bool have_list = tuned;
     const u32* lst = q2;
@@ -929,17 +931,29 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
         if (blockIdx.x == 0 && threadIdx.x < 3) bar[3 + threadIdx.x] = 0;
         bottom_up = phase == PHASE_BU;
         if (!bottom_up) {
-            // (list_bits's barriers come before any use of the counters.)
-            list_bits(cur, words, q2, counts, bar);
+            listing = true;
             came_back = true;
             have_list = true;
             listed = (u32)awake;
             lst = q2;
         }
-    } else if (direction == 2) {
-        explode();
     }
+    // Set where a level switches to bottom-up; taken at the top of the loop, the one place
+    // that expands `explode` (each inlined copy of its passes costs the driver's first
+    // compile of this kernel seconds).
+    bool exploding = !resume && direction == 2;
     while (!handed) {
+        if (exploding) {
+            explode();
+            exploding = false;
+            continue;
+        }
+        if (listing) {
+            // Back to top-down: the frontier listed in order from its bitmap (one place
+            // for it too). (list_bits's barriers come before any use of the counters.)
+            list_bits(cur, words, q2, counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x, bar);
+            listing = false;
+        }
         // The appends of level L's expansion count in bar[3 + (L + 1) % 3], read by every
         // block at the start of level L + 1; the one of level L + 1's is cleared here, at
         // level L, when no block reads it any more (its last reads, at the start of level
@@ -1009,17 +1023,17 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
                  (have_list && listed <= ARCS_LISTED &&
                   frontier_arcs_of(lst, listed, off, scratch64) >
                           (off[n] - off[0]) / BEAMER_ALPHA))) {
-                explode();
+                exploding = true;
                 continue;
             }
-            if (have_list && listed <= n / 16) count_place(0, lst, listed, level, balance);
-            else count_place(0, 0, n, level, balance);
+            bool by_list = have_list && listed <= n / 16;
+            count_place(0, by_list ? lst : 0, by_list ? listed : n, level, balance);
             trace(log, log_cap, lines, level, 0, p);
             if (p.total[NCLASS] == 0) break;
             float share = hubs_total ? (float)p.total[4] / (float)hubs_total : 0.0f;
             if (direction == 0 && !came_back && share > gamma) {
                 awake = p.total[NCLASS];
-                explode();
+                exploding = true;
                 continue;
             }
             write(q);
@@ -1051,9 +1065,8 @@ bfs_enterprise(const u64* off, const u32* tgt, const u64* roff, const u32* rtgt,
             awake = found;
             if (next == PHASE_TD) {
                 // Back to top-down, the new frontier listed in order for its
-                // classification.
-                list_bits(cur, words, q2, counts + (passes++ & 1) * (NCLASS + 1) * gridDim.x,
-                          bar);
+                // classification (at the top of the loop).
+                listing = true;
                 bottom_up = false;
                 came_back = true;
                 have_list = true;
