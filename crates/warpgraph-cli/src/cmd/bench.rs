@@ -236,11 +236,7 @@ pub(crate) fn bfs_trials(
     runner: &mut bfs::BfsRunner,
     roots: &[warpgraph::VertexId],
 ) -> Result<Vec<Trial>> {
-    let mut tree = bfs::BfsTree {
-        source: 0,
-        depth: Vec::new(),
-        parent: Vec::new(),
-    };
+    let mut tree = bfs::BfsTree::default();
     trials(roots, |&s| {
         let times = runner.run_into(g, s, &mut tree)?;
         bfs::verify(g, &tree)?;

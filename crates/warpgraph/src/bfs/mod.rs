@@ -196,7 +196,7 @@ pub fn bfs(g: &Graph, source: VertexId, opts: &BfsOptions) -> Result<BfsTree> {
 /// use warpgraph::{EdgeList, BuildOptions, Weights};
 /// let g = EdgeList::new(3, vec![0, 1], vec![1, 2], Weights::None).unwrap()
 ///     .build(&BuildOptions::default()).unwrap();
-/// let mut tree = BfsTree { source: 0, depth: Vec::new(), parent: Vec::new() };
+/// let mut tree = BfsTree::default();
 /// for s in 0..3 {
 ///     bfs_into(&g, s, &BfsOptions::default(), &mut tree).unwrap();
 ///     assert_eq!(tree, bfs(&g, s, &BfsOptions::default()).unwrap());
@@ -278,11 +278,7 @@ impl BfsRunner {
     /// # Errors
     /// As [`bfs`] and [`cuda::GpuBfs::run`].
     pub fn run(&mut self, g: &Graph, source: VertexId) -> Result<(BfsTree, RunTimes)> {
-        let mut tree = BfsTree {
-            source,
-            depth: Vec::new(),
-            parent: Vec::new(),
-        };
+        let mut tree = BfsTree::default();
         let times = self.run_into(g, source, &mut tree)?;
         Ok((tree, times))
     }

@@ -99,11 +99,7 @@ const B2Q_WORDS: usize = 256;
 /// assert_eq!(tree.parent, vec![3, 0, 0, 4, 4]);
 /// ```
 pub fn direction_optimizing(g: &Graph, source: VertexId, opts: &BfsOptions) -> Result<BfsTree> {
-    let mut tree = BfsTree {
-        source,
-        depth: Vec::new(),
-        parent: Vec::new(),
-    };
+    let mut tree = BfsTree::default();
     direction_optimizing_into(g, source, opts, &mut tree)?;
     Ok(tree)
 }

@@ -408,11 +408,7 @@ impl GpuBfs {
     /// or not finite, or a technique
     /// without the `scheduling` it needs; [`Error::Gpu`] for a driver error.
     pub fn run(&mut self, source: VertexId, opts: &GpuBfsOptions) -> Result<(BfsTree, GpuTimes)> {
-        let mut tree = BfsTree {
-            source,
-            depth: Vec::new(),
-            parent: Vec::new(),
-        };
+        let mut tree = BfsTree::default();
         let times = self.run_into(source, opts, &mut tree)?;
         Ok((tree, times))
     }
