@@ -11,7 +11,8 @@ mod common;
 
 use proptest::prelude::*;
 use warpgraph::bfs::cuda::multi::{
-    bfs_team, bfs_team_each, bfs_team_lists, bfs_team_visit, LIST_CAP, WHOLE_DEGREE,
+    bfs_team, bfs_team_each, bfs_team_failing, bfs_team_lists, bfs_team_visit, LIST_CAP,
+    WHOLE_DEGREE,
 };
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
@@ -313,6 +314,34 @@ fn searches_into_a_reused_tree() {
             "team of {size}: {e}"
         );
         assert_eq!(calls, 2, "team of {size}");
+    }
+}
+
+/// A rank that stops mid-search (at the start of a level, the others on their way into
+/// that level's exchange, over NCCL stuck in it) stops the whole team with its own error,
+/// no rank left waiting; the same GPUs then serve the next team.
+#[test]
+fn a_rank_that_stops_mid_search_stops_the_team() {
+    let teams = common::teams();
+    if teams.is_empty() {
+        return;
+    }
+    let path: Vec<(u32, u32)> = (0..999).map(|v| (v, v + 1)).collect();
+    let g = common::graph(1000, &path, Weights::None, false);
+    let searches = [(0, BfsOptions::default())];
+    let want = bfs::bfs(&g, 0, &BfsOptions::default()).unwrap().depth;
+    for team in &teams {
+        let size = team.describe();
+        // The last rank deep into the search, and rank 0 at its first level.
+        for (rank, level) in [(team.world - 1, 7), (0, 0)] {
+            let e = bfs_team_failing(team, &g, &searches, rank, level).unwrap_err();
+            let said = format!("rank {rank}: stopped at level {level}, as asked");
+            assert!(e.to_string().contains(&said), "team of {size}: {e}");
+        }
+        let runs = bfs_team_each(team, &g, &searches)
+            .unwrap_or_else(|e| panic!("team of {size}, after the stops: {e}"));
+        let tree = runs.trees[0].as_ref().unwrap();
+        assert!(tree.depth == want, "team of {size}, after the stops");
     }
 }
 

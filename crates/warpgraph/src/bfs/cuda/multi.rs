@@ -463,7 +463,38 @@ pub fn bfs_team_lists(
         list_cap,
         host_arcs,
         whole_degree,
+        fail_at: None,
     };
+    every_tree(spec, g, searches, tuning)
+}
+
+/// As [`bfs_team_each`] with no levels on the host, but rank `rank` stops with an error
+/// at the start of level `level` of each search, the other ranks then on their way into
+/// that level's exchange: for tests of how a team stops.
+#[doc(hidden)]
+pub fn bfs_team_failing(
+    spec: &TeamSpec,
+    g: &Graph,
+    searches: &[(VertexId, BfsOptions)],
+    rank: usize,
+    level: u32,
+) -> Result<TeamRuns> {
+    let tuning = Tuning {
+        list_cap: LIST_CAP,
+        host_arcs: 0,
+        whole_degree: WHOLE_DEGREE,
+        fail_at: Some((rank, level)),
+    };
+    every_tree(spec, g, searches, tuning)
+}
+
+/// The searches of [`team_searches`], every tree kept.
+fn every_tree(
+    spec: &TeamSpec,
+    g: &Graph,
+    searches: &[(VertexId, BfsOptions)],
+    tuning: Tuning,
+) -> Result<TeamRuns> {
     let mut runs = TeamRuns {
         trees: vec![None; searches.len()],
         times: vec![RunTimes::default(); searches.len()],
@@ -486,6 +517,8 @@ struct Tuning {
     list_cap: usize,
     host_arcs: usize,
     whole_degree: u64,
+    /// A rank and the level at whose start it fails ([`bfs_team_failing`]).
+    fail_at: Option<(usize, u32)>,
 }
 
 impl Tuning {
@@ -516,6 +549,7 @@ impl Tuning {
                 u64::MAX,
                 "a mean out-degree",
             )?,
+            fail_at: None,
         })
     }
 }
@@ -575,6 +609,7 @@ fn team_searches(
         let mut state = RankState::new(m, g, part, &never, gather, tuning.host_arcs)?;
         state.list_cap = tuning.list_cap;
         state.whole_degree = tuning.whole_degree;
+        state.fail_at = tuning.fail_at;
         let setup = start.elapsed().as_secs_f64();
         for (index, (s, opts)) in searches.iter().enumerate() {
             let run = state.search(m, g, *s, opts, dest.as_ref())?;
@@ -720,6 +755,8 @@ struct RankState {
     /// A long top-down level's frontier mean out-degree from which every rank expands all
     /// of it (with other ranks).
     whole_degree: u64,
+    /// A rank and the level at whose start it fails ([`bfs_team_failing`]).
+    fail_at: Option<(usize, u32)>,
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
@@ -969,6 +1006,7 @@ impl RankState {
             big: gpu.zeros(big_len.max(1))?,
             delegates,
             whole_degree: WHOLE_DEGREE,
+            fail_at: None,
             depth: gpu.zeros(local)?,
             parent: gpu.zeros(local)?,
             gather,
@@ -1075,6 +1113,13 @@ impl RankState {
         let mut seeded = false;
         let mut nothing_left = false;
         while nf > 0 && !nothing_left {
+            if self.fail_at == Some((m.rank, level)) {
+                return Err(Error::Gpu(format!(
+                    "BFS team, rank {}: stopped at level {level}, as asked (a test of the \
+                     team's stop)",
+                    m.rank
+                )));
+            }
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
                 Direction::BottomUp => true,
