@@ -11,10 +11,14 @@
 // bottom-up step the vertices it left unvisited (STATS values); the host reads their sums
 // from its mailbox (`box`, posted to with sequence number `seq`).
 //
-// A short top-down level (its frontier has few out-arcs) goes another way: every rank
-// packs all it found, anywhere, into one list of (vertex, parent) pairs, an all-gather
-// gives every rank every list, and each builds the next frontier, visited set and counts
-// from them alike (`deg`: every vertex's out-degree); no bitmap crosses GPUs.
+// A short top-down level (its frontier has few out-arcs) goes another way: each rank's
+// expansion writes a (vertex, parent) pair for every arc into an unvisited vertex,
+// anywhere, into one list, an all-gather gives every rank every list, and each builds the
+// visited set and counts from them alike (`deg`: every vertex's out-degree), and lists
+// its own part of the next frontier in pieces (`listed`); no bitmap crosses GPUs. A short
+// level after a short one expands those pieces: it is two launches and the all-gather.
+// `front` is cleared by the first short level of a run and set from the last one's lists
+// (mbfs_front) only where a level that is not short needs it.
 //
 // Parents: a vertex's parent is its least in-neighbour one level up (rows are sorted, so
 // the first such in arc order), whichever rank finds it, so the tree does not depend on
@@ -62,15 +66,21 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
 
 // The counters a level adds to, zeroed for the next one: the frontier's counts, the
 // queue's and the big list's lengths, the number of pairs for each of the `world` ranks
-// (`sent`), and the first word (the number of pairs) of this rank's list.
-#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, u32 *sent, u32 world, u32 *list
-#define COUNTER_ARGS stats, qlen, blen, sent, world, list
+// (`sent`), the first word (the number of pairs) of this rank's list, and the lengths of
+// the two lists of a listed frontier's pieces and the arcs of their vertices (mbfs_absorb).
+#define COUNTERS u64 *stats, u32 *qlen, u32 *blen, u32 *sent, u32 world, u32 *list, \
+    u32 *listed_len
+#define COUNTER_ARGS stats, qlen, blen, sent, world, list, listed_len
 
-// Zeroes the counters (the frontier's counts too if `with_stats`); one thread does.
-__device__ __forceinline__ void clear(COUNTERS, bool with_stats) {
+// Zeroes the counters; one thread does. `level_end`: at the end of a level that was not
+// short and at a search's start, the frontier's counts too, and the listed pieces' lengths
+// (mbfs_absorb keeps its own).
+__device__ __forceinline__ void clear(COUNTERS, bool level_end) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        if (with_stats)
+        if (level_end) {
             for (u32 k = 0; k < STATS; k++) stats[k] = 0;
+            for (u32 k = 0; k < 4; k++) listed_len[k] = 0;
+        }
         *qlen = 0;
         *blen = 0;
         *list = 0;
@@ -189,22 +199,52 @@ __device__ __forceinline__ void td_arc(u32 u, u32 t, u32 lo, u32 nl, const u32* 
     if (!(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
 }
 
+// A short level's arcs u -> tgt[a] for a in [first, end), by a warp (every lane alike):
+// each into an unvisited vertex t goes into `list` as the pair (t, u), after the list's
+// count; pairs past `cap` are counted, not kept (mbfs_absorb flags them). One atomic add
+// per warp and 32 arcs. Nothing else is written: no bit, parent or candidate to clear.
+__device__ __forceinline__ void td_pairs(u32 u, const u32* tgt, u64 first, u64 end,
+                                         const u32* visited, u32* list, u32 cap) {
+    u32 lane = threadIdx.x & 31;
+    for (u64 a = first; a < end; a += 32) {
+        u32 t = a + lane < end ? tgt[a + lane] : UNREACHED;
+        u32 take = t != UNREACHED && !((visited[t / 32] >> (t % 32)) & 1);
+        u32 at = warp_slots(take, list);
+        if (take && at < cap) {
+            list[1 + 2 * at] = t;
+            list[2 + 2 * at] = u;
+        }
+    }
+}
+
 // Top-down: a warp per queued vertex, its lanes over the out-arcs, in the rows off/tgt
 // (entry v: vertex qlo + v); then a warp per piece of a big vertex, in the rows boff/btgt
 // (entry v: vertex blo + v). The rows are this rank's own (qlo = blo = lo) or, in a team,
 // every vertex's arcs into this range (the delegates' rows, from vertex 0): for the big
 // pieces of frontier hubs, or for the whole frontier when every rank expands all of it.
+// With `list` (a short level, the rows this rank's own): the arcs go into the list as
+// pairs (td_pairs), and the first `words` words of `front` are cleared (every word at the
+// first short level of a run, for mbfs_front; none after).
 extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo,
                                          const u32* queue, const u32* qlen, const u64* big,
                                          const u32* blen, u32 piece, u32 lo, u32 nl,
                                          const u32* visited, u32* next, u32* parent, u32* cand,
-                                         const u64* boff, const u32* btgt, u32 blo) {
+                                         const u64* boff, const u32* btgt, u32 blo, u32* list,
+                                         u32 cap, u32* front, u32 words) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
+    if (list) {
+        u32 stride = gridDim.x * blockDim.x;
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) front[i] = 0;
+    }
     u32 len = *qlen;
     for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < len; i += warps) {
         u32 v = queue[i];
         if (v == UNREACHED) continue;  // a big vertex, below
+        if (list) {
+            td_pairs(qlo + v, tgt, off[v], off[v + 1], visited, list, cap);
+            continue;
+        }
         u64 end = off[v + 1];
         for (u64 a = off[v] + lane; a < end; a += 32)
             td_arc(qlo + v, tgt[a], lo, nl, visited, next, parent, cand);
@@ -215,6 +255,10 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo
         u32 v = big_piece >> 32;
         u64 first = boff[v] + (u64)(u32)big_piece * piece;
         u64 end = min(boff[v + 1], first + piece);
+        if (list) {
+            td_pairs(blo + v, btgt, first, end, visited, list, cap);
+            continue;
+        }
         for (u64 a = first + lane; a < end; a += 32)
             td_arc(blo + v, btgt[a], lo, nl, visited, next, parent, cand);
     }
@@ -262,73 +306,89 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
     }
 }
 
-// A short top-down level, after the expansion: every vertex this rank found (set in
-// `next`, any rank's) as a (vertex, candidate parent) pair into `list`, its number first
-// (zero before: `clear`), then at most `cap` pairs; the parent of this rank's own
-// vertices is already in `parent` (UNREACHED in the pair). `next` and `cand` are left
-// cleared, and `front` (read by this level's mbfs_queue) too, for mbfs_absorb.
-extern "C" __global__ void mbfs_list(u32* next, u32* cand, u32 words, u32 lo, u32 nl,
-                                     u32* list, u32 cap, u32* front) {
-    u32 lane = threadIdx.x & 31;
-    u32 stride = gridDim.x * blockDim.x;
-    u32* pairs = list + 1;
-    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < words; base += stride) {
-        u32 w = base + lane;
-        u32 bits = w < words ? next[w] : 0;
-        if (w < words && front[w]) front[w] = 0;  // for mbfs_absorb
-        u32 at = warp_slots(__popc(bits), list);
-        if (bits) next[w] = 0;
-        while (bits) {
-            u32 t = w * 32 + __ffs(bits) - 1;
-            bits &= bits - 1;
-            u32 u = UNREACHED;
-            if (t - lo >= nl) {
-                u = cand[t];
-                cand[t] = UNREACHED;
-            }
-            // Never more pairs than the level's arcs (cap): checked all the same.
-            if (at < cap) {
-                pairs[2 * at] = t;
-                pairs[2 * at + 1] = u;
-            }
-            at++;
-        }
-    }
-}
-
-// Every rank's list (mbfs_list's, `world` of them `stride_words` apart, at most `cap`
-// pairs each) into the next frontier, alike on every rank: `front` (zeroed before) and
-// `visited` get each vertex's bit; this rank's vertices their depth and least parent;
-// the counts every new vertex once (its out-degree from `deg`). The last block to finish
+// Every rank's list (mbfs_top_down's, `world` of them `stride_words` apart, at most `cap`
+// pairs each) into the next frontier, alike on every rank: `visited` gets each vertex's
+// bit (`front` is left alone: see mbfs_front); this rank's vertices their depth and least
+// parent; the counts every new vertex once (its out-degree from `deg`). This rank's new vertices
+// also go to `listed` (two lists of `listed_cap` entries, the next level's by its parity:
+// the one the next level expands when it is short too) as pieces of `piece` arcs, (local
+// vertex << 32 | piece) each, a vertex without arcs none; their lengths are listed_len[0..2]
+// (by parity). A warp writes the pieces of its lanes' vertices together, and lists none
+// once the arcs of every rank's new vertices so far (listed_len[2..4], by parity) pass
+// `short_arcs`, the most a short level's frontier has: the next level is not short, and
+// its queue comes from the bitmap. The last block to finish
 // (`ticket` counts them, zero before and after) posts the counts to the host's mailbox and
 // clears them; the other counters are cleared for the next level at the start.
+//
+// A short next level has at most LIST_CAP frontier arcs (multi.rs), so its pieces here
+// number at most LIST_CAP / piece + LIST_CAP (a piece per vertex with arcs, a vertex at
+// least one arc): multi.rs's LISTED_CAP. A longer one's frontier is queued from the
+// bitmap instead, and the pieces past the cap are counted and not written.
 extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 cap,
-                                       u32 lo, u32 nl, u32* front, u32* visited, u32* depth,
+                                       u32 lo, u32 nl, u32* visited, u32* depth,
                                        u32* parent, u32 level, const u32* deg, COUNTERS,
-                                       u32* ticket, u64* box, u64 seq) {
+                                       u32* ticket, u64* box, u64 seq, u64* listed,
+                                       u32 listed_cap, u32 piece, u32 short_arcs) {
     clear(COUNTER_ARGS, false);
     // A list longer than its cap lost pairs: flagged for the host (stats[2]), which
     // fails the search. It cannot happen (a pair per frontier arc at most).
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         for (u32 q = 0; q < world; q++)
             if (lists[(u64)q * stride_words] > cap) stats[2] = 1;
+        // This level's pieces were expanded (or not needed): the list is free for the
+        // level after the next.
+        listed_len[level & 1] = 0;
+        listed_len[2 + (level & 1)] = 0;
     }
+    u32 parity = (level + 1) & 1;
+    u64* out = listed + (u64)parity * listed_cap;
+    u32 *out_len = listed_len + parity, *out_arcs = listed_len + 2 + parity;
+    u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     u64 found = 0, arcs = 0;
     for (u32 q = 0; q < world; q++) {
         const u32* l = lists + (u64)q * stride_words;
         u32 count = min(l[0], cap);
         const u32* pairs = l + 1;
-        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
-            u32 t = pairs[2 * i], u = pairs[2 * i + 1];
-            u32 bit = 1u << (t % 32);
-            bool mine = t - lo < nl;
-            if (mine && u != UNREACHED) atomicMin(parent + (t - lo), u);
-            if (!(atomicOr(front + t / 32, bit) & bit)) {
-                atomicOr(visited + t / 32, bit);
-                if (mine) depth[t - lo] = level + 1;
-                found++;
-                arcs += deg[t];
+        // Every lane of a warp runs the same rounds (warp_slots needs them all).
+        for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < count;
+             base += stride) {
+            u32 i = base + lane, v = 0, pieces = 0, new_arcs = 0;
+            if (i < count) {
+                u32 t = pairs[2 * i], u = pairs[2 * i + 1];
+                u32 bit = 1u << (t % 32);
+                bool mine = t - lo < nl;
+                if (mine) atomicMin(parent + (t - lo), u);
+                // A pair's vertex was unvisited at the expansion: the first to set its bit
+                // has it first.
+                if (!(atomicOr(visited + t / 32, bit) & bit)) {
+                    found++;
+                    arcs += deg[t];
+                    new_arcs = min(deg[t], short_arcs + 1);
+                    if (mine) {
+                        v = t - lo;
+                        depth[v] = level + 1;
+                        pieces = (new_arcs + piece - 1) / piece;
+                    }
+                }
+            }
+            // The warp's new arcs (at most 32 * (short_arcs + 1)) join the level's unless
+            // they have passed short_arcs; past it, nothing is listed.
+            for (int o = 16; o > 0; o >>= 1) new_arcs += __shfl_xor_sync(FULL, new_arcs, o);
+            u32 before = 0;
+            if (lane == 0) {
+                before = ld(out_arcs);
+                if (before <= short_arcs && new_arcs) before = atomicAdd(out_arcs, new_arcs);
+            }
+            before = __shfl_sync(FULL, before, 0);
+            if (before + new_arcs > short_arcs) pieces = 0;
+            u32 at = warp_slots(pieces, out_len);
+            for (u32 todo = __ballot_sync(FULL, pieces != 0); todo; todo &= todo - 1) {
+                u32 j = __ffs(todo) - 1;
+                u32 pj = __shfl_sync(FULL, pieces, j), aj = __shfl_sync(FULL, at, j);
+                u64 vj = __shfl_sync(FULL, v, j);
+                for (u32 c = lane; c < pj && aj + c < listed_cap; c += 32)
+                    out[aj + c] = vj << 32 | c;
             }
         }
     }
@@ -346,6 +406,22 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
             post_value(box, k, atomicExch((unsigned long long*)stats + k, 0ull));
         *ticket = 0;
         post(box, seq);
+    }
+}
+
+// The frontier as a bitmap after a run of short levels, for a level that is not short:
+// the vertices of every rank's list of the last one (as mbfs_absorb takes them) set in
+// `front`, whose words the run's first level cleared.
+extern "C" __global__ void mbfs_front(const u32* lists, u32 stride_words, u32 cap, u32 world,
+                                      u32* front) {
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 q = 0; q < world; q++) {
+        const u32* l = lists + (u64)q * stride_words;
+        u32 count = min(l[0], cap);
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+            u32 t = l[1 + 2 * i], bit = 1u << (t % 32);
+            if (!(ld(front + t / 32) & bit)) atomicOr(front + t / 32, bit);
+        }
     }
 }
 

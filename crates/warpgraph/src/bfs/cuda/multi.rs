@@ -15,10 +15,14 @@
 //!   on a short level, of 32 or more into pieces of 32)
 //!   and, for each unvisited target, sets its bit and lowers its parent to the expanding
 //!   vertex by an atomic min, wherever the target lives. While the frontier has at most
-//!   131,072 out-arcs (no GPU can find more vertices), every GPU packs all it found into
-//!   one list of (vertex, parent) pairs, an all-gather of that known size gives every GPU
-//!   every list, and each builds the next frontier and its counts from them alike (the
-//!   owner keeping the least parent): one collective for the level. Beyond, each GPU
+//!   131,072 out-arcs (a short level), the expansion instead writes a (vertex, parent)
+//!   pair for every arc into an unvisited vertex into one list per GPU, an all-gather of
+//!   that known size gives every GPU every list, and each builds the visited set and the
+//!   counts from them alike (the owner keeping the least parent), and lists its own new
+//!   vertices in pieces of 32 arcs: a short level after a short one expands that list, so
+//!   it is two kernels and one collective (a road network or a grid is crossed in
+//!   thousands of them), and the frontier's bitmap is made from the lists only where a
+//!   level that is not short needs it. Beyond, each GPU
 //!   holds every vertex's arcs into its own range (`Delegates`, after Pearce et al.'s
 //!   delegates). Where the frontier's vertices have [`WHOLE_DEGREE`] out-arcs or more on
 //!   average (a power-law graph's hub level), every GPU expands the whole frontier into
@@ -189,7 +193,8 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     } else {
         (0, pieces_bound(g.out(), r) as u64, local)
     };
-    let queues = 4 * (2 * local + queue) + 8 * pieces.max(SHORT_PIECES) + delegates;
+    let queues =
+        4 * (2 * local + queue) + 8 * pieces.max(SHORT_PIECES) + 8 * 2 * LISTED_CAP + delegates;
     // Every vertex's out-degree, and at setup its range's part to all-gather.
     let degrees = 4 * 32 * words + 4 * local;
     graph
@@ -237,6 +242,21 @@ const SHORT_PIECE: u64 = 32;
 /// Entries the list of pieces can need on a short level: a vertex of `d >= SHORT_PIECE`
 /// arcs is at most `2 d / SHORT_PIECE` pieces.
 const SHORT_PIECES: u64 = 2 * LIST_CAP as u64 / SHORT_PIECE;
+
+/// Entries each of the two lists of a listed frontier's pieces can need (multi.cu's
+/// mbfs_absorb lists them): a frontier of at most [`LIST_CAP`] arcs is at most
+/// `LIST_CAP / SHORT_PIECE` pieces plus one a vertex with arcs.
+const LISTED_CAP: u64 = LIST_CAP as u64 + SHORT_PIECES;
+const _: () = assert!(LISTED_CAP >= LIST_CAP as u64 + LIST_CAP as u64 / SHORT_PIECE);
+
+/// A short top-down level: its frontier's arcs (each rank's list holds at most a pair
+/// each), and whether the frontier is listed in pieces by the short level before
+/// ([`RankState::listed`]), so that no queue is made from the bitmap.
+#[derive(Clone, Copy)]
+struct Short {
+    cap: u32,
+    listed: bool,
+}
 
 /// The pieces of a row of `arcs` arcs.
 fn pieces_of(arcs: u64) -> u64 {
@@ -707,8 +727,8 @@ struct Kernels {
     top_down: CudaFunction,
     pack: CudaFunction,
     apply: CudaFunction,
-    list: CudaFunction,
     absorb: CudaFunction,
+    front: CudaFunction,
     merge: CudaFunction,
     bottom_up: CudaFunction,
     visit: CudaFunction,
@@ -750,6 +770,11 @@ struct RankState {
     /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece; local
     /// in this rank's rows, global in the delegates').
     big: CudaSlice<u64>,
+    /// After a short level, its part of the next frontier in pieces of [`SHORT_PIECE`]
+    /// arcs (local vertex << 32 | piece), for the next level if it is short too (no queue
+    /// made from the bitmap): two lists of [`LISTED_CAP`] entries, a level's by its
+    /// parity.
+    listed: CudaSlice<u64>,
     /// With other ranks, the delegates ([`Delegates`]) on the GPU.
     delegates: Option<DelegatesOnGpu>,
     /// A long top-down level's frontier mean out-degree from which every rank expands all
@@ -807,6 +832,9 @@ struct Counters {
     list: CudaSlice<u32>,
     /// The team's size (the length of `sent`).
     world: u32,
+    /// The lengths of the two lists of [`RankState::listed`], then the arcs of each one's
+    /// level (cleared at a search's start and by mbfs_visit; mbfs_absorb keeps them).
+    listed_len: CudaSlice<u32>,
 }
 
 impl Counters {
@@ -819,13 +847,15 @@ impl Counters {
             sent,
             list,
             world,
+            listed_len,
         } = self;
         b.arg(stats)
             .arg(qlen)
             .arg(blen)
             .arg(sent)
             .arg(&*world)
-            .arg(list);
+            .arg(list)
+            .arg(listed_len);
     }
 }
 
@@ -923,8 +953,8 @@ impl RankState {
             top_down: f("mbfs_top_down")?,
             pack: f("mbfs_pack")?,
             apply: f("mbfs_apply")?,
-            list: f("mbfs_list")?,
             absorb: f("mbfs_absorb")?,
+            front: f("mbfs_front")?,
             merge: f("mbfs_merge")?,
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
@@ -1004,6 +1034,7 @@ impl RankState {
             // With other ranks, a whole frontier's vertices.
             queue: gpu.zeros(if peers > 0 { 32 * words } else { local })?,
             big: gpu.zeros(big_len.max(1))?,
+            listed: gpu.zeros(2 * LISTED_CAP as usize)?,
             delegates,
             whole_degree: WHOLE_DEGREE,
             fail_at: None,
@@ -1027,6 +1058,7 @@ impl RankState {
                 sent: gpu.zeros(m.world)?,
                 list: gpu.zeros(list_words)?,
                 world: m.world as u32,
+                listed_len: gpu.zeros(4)?,
             },
             counts: gpu.zeros(m.world * m.world)?,
             mailbox: gpu.mailbox((m.world * m.world).max(STATS))?,
@@ -1111,6 +1143,9 @@ impl RankState {
         // clearing their arrays meanwhile), until `seeded` hands their result over.
         self.host.start(source);
         let mut seeded = false;
+        // The level before, if it was short: its lists' bound. The frontier is then listed
+        // in pieces ([`RankState::listed`]), and not in `front`.
+        let mut last_short: Option<u32> = None;
         let mut nothing_left = false;
         while nf > 0 && !nothing_left {
             if self.fail_at == Some((m.rank, level)) {
@@ -1155,14 +1190,22 @@ impl RankState {
                 seeded = true;
             }
             let e0 = mark(gpu, trace)?;
-            let short = !bottom_up && mf <= self.list_cap as u64;
+            // A short level's lists hold at most a pair per frontier arc.
+            let short = (!bottom_up && mf <= self.list_cap as u64).then_some(Short {
+                cap: mf as u32,
+                listed: last_short.is_some(),
+            });
+            if let (None, Some(cap)) = (short, last_short) {
+                self.front_of_lists(gpu, m.world, cap)?;
+                step(&mut self.steps, gpu, "front")?;
+            }
             let e1 = if bottom_up {
                 self.bottom_up_step(gpu, level, lo_word, seg)?;
                 step(&mut self.steps, gpu, "bottom-up")?;
                 mark(gpu, trace)?
             } else {
                 let how = match () {
-                    _ if short || m.world == 1 => Expand::Owners,
+                    _ if short.is_some() || m.world == 1 => Expand::Owners,
                     _ if mf >= self.whole_degree.saturating_mul(nf) => Expand::Whole,
                     _ => Expand::Hubs,
                 };
@@ -1170,10 +1213,12 @@ impl RankState {
             };
             // The post of this level's counts.
             let post = self.mailbox.next();
-            if short {
+            last_short = short.map(|s| s.cap);
+            if let Some(short) = short {
                 // Every rank's list to every rank, which builds the next frontier from
-                // them, posts its counts and clears the counters.
-                self.absorb_lists(m, level, mf as usize, post)?;
+                // them, lists this rank's part of it, posts its counts and clears the
+                // counters.
+                self.absorb_lists(m, level, short.cap, post)?;
                 step(&mut self.steps, gpu, "absorb")?;
             } else {
                 // The next frontier and its counts on every rank (one group: one
@@ -1348,23 +1393,24 @@ impl RankState {
     }
 
     /// A top-down step, its frontier's vertices expanded as `how` says; returns the trace's
-    /// event after the expansion. A `short` step ends with the expansion (then
-    /// [`RankState::absorb_lists`]); otherwise this rank's part of the next frontier is
-    /// made in `own`, its counts in `stats`, and with [`Expand::Hubs`] the pairs for other
-    /// ranks go to them first.
+    /// event after the expansion. A `short` step ends with the expansion, which writes
+    /// this rank's list (then [`RankState::absorb_lists`]); otherwise this rank's part of
+    /// the next frontier is made in `own`, its counts in `stats`, and with
+    /// [`Expand::Hubs`] the pairs for other ranks go to them first.
     fn top_down_step(
         &mut self,
         m: &Member,
         level: u32,
-        short: bool,
+        short: Option<Short>,
         how: Expand,
         trace: bool,
     ) -> Result<Option<CudaEvent>> {
         let seg = self.part.seg as u32;
+        let words = self.part.words() as u32;
         let lo_word = (self.rank * self.part.seg) as u32;
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
-        let piece = if short { SHORT_PIECE } else { PIECE } as u32;
+        let piece = if short.is_some() { SHORT_PIECE } else { PIECE } as u32;
         // Hubs and Whole come only with other ranks, so with the delegates.
         let delegates = self.delegates.as_ref().filter(|_| how != Expand::Owners);
         // The queue's words and rows: this rank's own, or every word and every vertex's
@@ -1374,23 +1420,26 @@ impl RankState {
             _ => (lo_word, seg, self.lo, &self.out.0, &self.out.1),
         };
         let delegate = u32::from(how == Expand::Hubs);
-        let mut b = stream.launch_builder(&self.k.queue);
-        b.arg(&self.front)
-            .arg(&qword)
-            .arg(&qseg)
-            .arg(qoff)
-            .arg(&mut self.queue)
-            .arg(&mut self.counters.qlen)
-            .arg(&mut self.big)
-            .arg(&mut self.counters.blen)
-            .arg(&piece)
-            .arg(&delegate);
-        // SAFETY: matches mbfs_queue; the queue holds 32 * qseg entries (32 * words with
-        // other ranks), enough for every vertex of the words, and big pieces_bound's and
-        // the delegates' hub pieces, enough for every piece of them (with delegates big
-        // holds every hub piece here, and this adds none), and SHORT_PIECES, enough for a
-        // short level's.
-        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        let listed = short.is_some_and(|s| s.listed);
+        if !listed {
+            let mut b = stream.launch_builder(&self.k.queue);
+            b.arg(&self.front)
+                .arg(&qword)
+                .arg(&qseg)
+                .arg(qoff)
+                .arg(&mut self.queue)
+                .arg(&mut self.counters.qlen)
+                .arg(&mut self.big)
+                .arg(&mut self.counters.blen)
+                .arg(&piece)
+                .arg(&delegate);
+            // SAFETY: matches mbfs_queue; the queue holds 32 * qseg entries (32 * words
+            // with other ranks), enough for every vertex of the words, and big
+            // pieces_bound's and the delegates' hub pieces, enough for every piece of them
+            // (with delegates big holds every hub piece here, and this adds none), and
+            // SHORT_PIECES, enough for a short level's.
+            unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+        }
         if let Some(d) = delegates.filter(|_| how == Expand::Hubs) {
             let mut b = stream.launch_builder(&self.k.hub_queue);
             b.arg(&d.hubs)
@@ -1404,15 +1453,27 @@ impl RankState {
             // here, hubs are vertices below n, the rows' offsets every vertex's.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
-        step(&mut self.steps, &m.gpu, "queue")?;
+        if !listed {
+            step(&mut self.steps, &m.gpu, "queue")?;
+        }
+        // The listed frontier: no queue (the last level's mbfs_absorb cleared its length)
+        // and the pieces in this level's list.
+        let at = LISTED_CAP as usize * (level as usize & 1);
+        let (big, blen) = match listed {
+            true => (
+                self.listed.slice(at..at + LISTED_CAP as usize),
+                self.counters.listed_len.slice(level as usize & 1..),
+            ),
+            false => (self.big.slice(..), self.counters.blen.slice(..)),
+        };
         let mut b = stream.launch_builder(&self.k.top_down);
         b.arg(qoff)
             .arg(qtgt)
             .arg(&qlo)
             .arg(&self.queue)
             .arg(&self.counters.qlen)
-            .arg(&self.big)
-            .arg(&self.counters.blen)
+            .arg(&big)
+            .arg(&blen)
             .arg(&piece)
             .arg(&self.lo)
             .arg(&self.nl)
@@ -1425,14 +1486,24 @@ impl RankState {
             Some(d) => b.arg(&d.off).arg(&d.tgt).arg(&none),
             None => b.arg(&self.out.0).arg(&self.out.1).arg(&self.lo),
         };
+        let (null, cap) = (0u64, short.map_or(0, |s| s.cap));
+        match short {
+            Some(_) => b.arg(&mut self.counters.list),
+            None => b.arg(&null),
+        };
+        // The first short level of a run clears `front` (for mbfs_front).
+        let clear = if listed { 0 } else { words };
+        b.arg(&cap).arg(&mut self.front).arg(&clear);
         // SAFETY: matches mbfs_top_down; queued and big entries index rows of the arrays
-        // passed with them (rows from vertex qlo and blo), targets are below n, and cand
-        // covers every vertex when there are other ranks (with none, every target is this
-        // rank's and cand is not touched).
+        // passed with them (rows from vertex qlo and blo; a listed frontier's pieces this
+        // rank's rows, at most LISTED_CAP of them), targets are below n, and cand covers
+        // every vertex when there are other ranks (with none, every target is this rank's
+        // and cand is not touched); a short level's list holds 1 + 2 * LIST_CAP entries
+        // (cap <= LIST_CAP pairs), front `words` words.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "expand")?;
         let e1 = mark(&m.gpu, trace)?;
-        if short {
+        if short.is_some() {
             return Ok(e1);
         }
         // The pairs for other ranks, and every rank's numbers of them, which the merge
@@ -1473,44 +1544,47 @@ impl RankState {
         Ok(e1)
     }
 
-    /// After a short top-down expansion of `arcs` arcs at `level`: this rank packs what it
-    /// found into its list, an all-gather gives every rank every list, and each builds the
-    /// next frontier, the visited set and the counts from them, its own vertices' depths
-    /// and parents too; it posts the counts (`post`) and clears them.
-    fn absorb_lists(&mut self, m: &Member, level: u32, arcs: usize, post: u64) -> Result<()> {
+    /// Before a level that is not short, after a short one whose lists held at most `cap`
+    /// pairs each: its frontier, in those lists, set in `front` (cleared at the first
+    /// short level of the run).
+    fn front_of_lists(&mut self, gpu: &Gpu, world: usize, cap: u32) -> Result<()> {
+        let stride = 1 + 2 * cap;
+        let world = world as u32;
+        let mut b = gpu.stream().launch_builder(&self.k.front);
+        b.arg(&self.lists)
+            .arg(&stride)
+            .arg(&cap)
+            .arg(&world)
+            .arg(&mut self.front);
+        // SAFETY: matches mbfs_front; lists holds `world` lists of `stride` entries, each
+        // at most `cap` pairs of vertices below n, front covers every vertex.
+        unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
+    /// After a short top-down expansion at `level` (its lists hold at most `cap` pairs
+    /// each): an all-gather gives every rank every list, and each builds the next
+    /// frontier, the visited set and the counts from them, its own vertices' depths and
+    /// parents and its list of their pieces too; it posts the counts (`post`) and clears
+    /// them.
+    fn absorb_lists(&mut self, m: &Member, level: u32, cap: u32, post: u64) -> Result<()> {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
-        let words = self.part.words() as u32;
-        // No list is longer than the level's arcs.
-        let cap = arcs.min(self.list_cap);
-        let len = 1 + 2 * cap;
-        let cap32 = cap as u32;
-        let mut b = stream.launch_builder(&self.k.list);
-        b.arg(&mut self.next)
-            .arg(&mut self.cand)
-            .arg(&words)
-            .arg(&self.lo)
-            .arg(&self.nl)
-            .arg(&mut self.counters.list)
-            .arg(&cap32)
-            .arg(&mut self.front);
-        // SAFETY: matches mbfs_list; next and front cover `words` words, cand every vertex where
-        // another rank's can be set, list holds 1 + 2 * LIST_CAP entries (>= 1 + 2 * cap).
-        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        step(&mut self.steps, &m.gpu, "list")?;
+        let len = 1 + 2 * cap as usize;
         m.link.all_gather(
             &self.counters.list.slice(..len),
             &mut self.lists.slice_mut(..m.world * len),
         )?;
         step(&mut self.steps, &m.gpu, "all-gather")?;
         let len32 = len as u32;
+        let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
+        let short_arcs = self.list_cap as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
             .arg(&len32)
-            .arg(&cap32)
+            .arg(&cap)
             .arg(&self.lo)
             .arg(&self.nl)
-            .arg(&mut self.front)
             .arg(&mut self.visited)
             .arg(&mut self.depth)
             .arg(&mut self.parent)
@@ -1518,10 +1592,17 @@ impl RankState {
             .arg(&self.deg);
         self.counters.push(&mut b);
         let dev = self.mailbox.device();
-        b.arg(&mut self.ticket).arg(&dev).arg(&post);
+        b.arg(&mut self.ticket)
+            .arg(&dev)
+            .arg(&post)
+            .arg(&mut self.listed)
+            .arg(&listed_cap)
+            .arg(&piece)
+            .arg(&short_arcs);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
-        // counts, the mailbox STATS values.
+        // counts, the mailbox STATS values, listed two lists of LISTED_CAP entries and
+        // listed_len their lengths and arcs (four words).
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
     }
