@@ -309,16 +309,19 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
 // Every rank's list (mbfs_top_down's, `world` of them `stride_words` apart, at most `cap`
 // pairs each) into the next frontier, alike on every rank: `visited` gets each vertex's
 // bit (`front` is left alone: see mbfs_front); this rank's vertices their depth and least
-// parent; the counts every new vertex once (its out-degree from `deg`). This rank's new vertices
-// also go to `listed` (two lists of `listed_cap` entries, the next level's by its parity:
-// the one the next level expands when it is short too) as pieces of `piece` arcs, (local
-// vertex << 32 | piece) each, a vertex without arcs none; their lengths are listed_len[0..2]
-// (by parity). A warp writes the pieces of its lanes' vertices together, and lists none
-// once the arcs of every rank's new vertices so far (listed_len[2..4], by parity) pass
-// `short_arcs`, the most a short level's frontier has: the next level is not short, and
-// its queue comes from the bitmap. The last block to finish
-// (`ticket` counts them, zero before and after) posts the counts to the host's mailbox and
-// clears them; the other counters are cleared for the next level at the start.
+// parent; the counts every new vertex once (its out-degree from `deg`).
+//
+// This rank's new vertices also go to `listed` (two lists of `listed_cap` entries, the
+// next level's by its parity: the one the next level expands when it is short too) as
+// pieces of `piece` arcs, (local vertex << 32 | piece) each, a vertex without arcs none;
+// their lengths are listed_len[0..2] (by parity). A warp writes the pieces of its lanes'
+// vertices together, and lists none once the arcs of every rank's new vertices so far
+// (listed_len[2..4], by parity) pass `short_arcs`, the most a short level's frontier has:
+// the next level is not short, and its queue comes from the bitmap.
+//
+// The last block to finish (`ticket` counts them, zero before and after) posts the counts
+// to the host's mailbox and clears them; the other counters are cleared for the next level
+// at the start.
 //
 // A short next level has at most LIST_CAP frontier arcs (multi.rs), so its pieces here
 // number at most LIST_CAP / piece + LIST_CAP (a piece per vertex with arcs, a vertex at
