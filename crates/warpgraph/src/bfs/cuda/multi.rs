@@ -53,7 +53,7 @@
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level that sends pairs; a team of one GPU
-//! copies in place of its collectives, which NCCL would run as kernels). A kernel posts the
+//! swaps buffers in place of its collectives, which NCCL would run as kernels). A kernel posts the
 //! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins
 //! on: no copy, no wait for the kernel's end. The graph is uploaded once for any number of
 //! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
@@ -760,7 +760,8 @@ struct RankState {
     inbox: Vec<CudaSlice<u32>>,
     inbox_at: CudaSlice<u64>,
     /// A short top-down level's pairs, every rank's after the all-gather (this rank's are
-    /// `counters.list`); every vertex's out-degree (saturated).
+    /// `counters.list`; a team of one swaps the two); every vertex's out-degree
+    /// (saturated).
     lists: CudaSlice<u32>,
     deg: CudaSlice<u32>,
     /// Frontier arcs up to which a top-down level is short (at most [`LIST_CAP`]).
@@ -884,11 +885,18 @@ impl RankState {
     }
 
     /// The next frontier from every rank's part (`own`) and every rank's counts
-    /// (`stats`), on every rank: one group, so one launch. (A team of one copies them:
-    /// NCCL's all-gathers for one rank cost a group and kernels; that team, the baseline
-    /// of the strong scaling, took 0.81-0.84 ms with them at Kronecker 24 on an H200,
-    /// 0.78-0.81 ms without.)
+    /// (`stats`), on every rank: one group, so one launch. A team of one has them
+    /// already, and swaps the buffers: `own` is written whole before it is read again, and
+    /// mbfs_visit, which always follows, zeroes the new `stats`. (NCCL's all-gathers for
+    /// one rank cost a group and kernels, copies a launch each: the team of one, the
+    /// baseline of the strong scaling, took 0.81-0.84 ms with NCCL's at Kronecker 24 on
+    /// an H200, 0.78-0.81 ms with copies.)
     fn gather_front(&mut self, m: &Member) -> Result<()> {
+        if m.world == 1 {
+            std::mem::swap(&mut self.own, &mut self.front);
+            std::mem::swap(&mut self.counters.stats, &mut self.stats_all);
+            return Ok(());
+        }
         let mut group = m.link.group()?;
         group.all_gather(self.own.as_view(), self.front.as_view_mut())?;
         group.all_gather(self.counters.stats.as_view(), self.stats_all.as_view_mut())?;
@@ -1571,11 +1579,17 @@ impl RankState {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
         let len = 1 + 2 * cap as usize;
-        m.link.all_gather(
-            &self.counters.list.slice(..len),
-            &mut self.lists.slice_mut(..m.world * len),
-        )?;
-        step(&mut self.steps, &m.gpu, "all-gather")?;
+        if m.world == 1 {
+            // The one list is every rank's: the buffers swap, and mbfs_absorb zeroes the
+            // count of the one the next expansion writes.
+            std::mem::swap(&mut self.counters.list, &mut self.lists);
+        } else {
+            m.link.all_gather(
+                &self.counters.list.slice(..len),
+                &mut self.lists.slice_mut(..m.world * len),
+            )?;
+            step(&mut self.steps, &m.gpu, "all-gather")?;
+        }
         let len32 = len as u32;
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
         let short_arcs = self.list_cap as u32;
