@@ -224,13 +224,15 @@ __device__ __forceinline__ void td_pairs(u32 u, const u32* tgt, u64 first, u64 e
 // pieces of frontier hubs, or for the whole frontier when every rank expands all of it.
 // With `list` (a short level, the rows this rank's own): the arcs go into the list as
 // pairs (td_pairs), and the first `words` words of `front` are cleared (every word at the
-// first short level of a run, for mbfs_front; none after).
+// first short level of a run, for mbfs_front; none after). With `gate` (a short level
+// queued ahead, see mbfs_absorb) nothing is done unless *gate is set.
 extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo,
                                          const u32* queue, const u32* qlen, const u64* big,
                                          const u32* blen, u32 piece, u32 lo, u32 nl,
                                          const u32* visited, u32* next, u32* parent, u32* cand,
                                          const u64* boff, const u32* btgt, u32 blo, u32* list,
-                                         u32 cap, u32* front, u32 words) {
+                                         u32 cap, u32* front, u32 words, const u64* gate) {
+    if (gate && !*gate) return;
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     if (list) {
@@ -323,6 +325,17 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
 // to the host's mailbox and clears them; the other counters are cleared for the next level
 // at the start.
 //
+// The host queues the level after a short one before it has the counts, inside a run of
+// short levels (multi.rs), so the last block also decides whether that level is short,
+// by the host's own rule, into ahead[(level + 1) & 1] (and posts it): the level's
+// frontier is not empty, no pair was lost, its arcs are at most `next_cap` (the lists'
+// bound the queued level was given) and, with `alpha` (not 0: the direction switch),
+// at most the arcs still unexplored over alpha: `unexplored` (before this level's
+// frontier) less this level's frontier's arcs (`frontier_arcs`, or where that is ~0, as
+// the last mbfs_absorb left them in ahead[2]). Such a queued level's kernels (`gated`)
+// do nothing unless its flag is set; the host, which finds the same from the counts,
+// queues the right level after one that did nothing.
+//
 // A short next level has at most LIST_CAP frontier arcs (multi.rs), so its pieces here
 // number at most LIST_CAP / piece + LIST_CAP (a piece per vertex with arcs, a vertex at
 // least one arc): multi.rs's LISTED_CAP. A longer one's frontier is queued from the
@@ -331,7 +344,10 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
                                        u32 lo, u32 nl, u32* visited, u32* depth,
                                        u32* parent, u32 level, const u32* deg, COUNTERS,
                                        u32* ticket, u64* box, u64 seq, u64* listed,
-                                       u32 listed_cap, u32 piece, u32 short_arcs) {
+                                       u32 listed_cap, u32 piece, u32 short_arcs, u64* ahead,
+                                       u32 gated, u64 unexplored, u64 frontier_arcs, u64 alpha,
+                                       u64 next_cap) {
+    if (gated && !ahead[level & 1]) return;
     clear(COUNTER_ARGS, false);
     // A list longer than its cap lost pairs: flagged for the host (stats[2]), which
     // fails the search. It cannot happen (a pair per frontier arc at most).
@@ -405,8 +421,18 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
     if (last && threadIdx.x == 0) {
         // Every block's adds are in (each fenced before its ticket).
         __threadfence();
-        for (u32 k = 0; k < STATS; k++)
-            post_value(box, k, atomicExch((unsigned long long*)stats + k, 0ull));
+        u64 counts[STATS];
+        for (u32 k = 0; k < STATS; k++) {
+            counts[k] = atomicExch((unsigned long long*)stats + k, 0ull);
+            post_value(box, k, counts[k]);
+        }
+        u64 before = frontier_arcs == ~0ull ? ahead[2] : frontier_arcs;
+        u64 left = unexplored > before ? unexplored - before : 0;
+        bool next = counts[0] > 0 && counts[2] == 0 && counts[1] <= next_cap &&
+                    (alpha == 0 || counts[1] <= left / alpha);
+        ahead[(level + 1) & 1] = next;
+        ahead[2] = counts[1];
+        post_value(box, STATS, next);
         *ticket = 0;
         post(box, seq);
     }

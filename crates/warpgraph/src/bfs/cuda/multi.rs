@@ -53,17 +53,22 @@
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level that sends pairs; a team of one GPU
-//! swaps buffers in place of its collectives, which NCCL would run as kernels). A kernel posts the
-//! counts straight into page-locked host memory (a `cuda::Mailbox`), which the host spins
-//! on: no copy, no wait for the kernel's end. The graph is uploaded once for any number of
-//! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
+//! swaps buffers in place of its collectives, which NCCL would run as kernels). A kernel
+//! posts the counts straight into page-locked host memory (a `cuda::Mailbox`), which the
+//! host spins on: no copy, no wait for the kernel's end. Inside a run of short levels the
+//! host does not wait for them before it queues the next level: that level's kernels do
+//! nothing unless the last kernel of the level before, applying the host's own rule to
+//! the counts, found it short (and within the lists' bound it was given); the host
+//! checks that it finds the same, and queues the right level after one that did nothing.
+//! The graph is uploaded once for any number of sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
 //! out-arcs in all, the host expands them itself (every process alike, from its copy of
 //! the graph, with the same rule for parents) while the GPUs clear their arrays, and
 //! hands the GPUs what they reached in one copy and one kernel (`WARPGRAPH_BFS_HOST_ARCS`
 //! sets the bound; 0 leaves every level to the GPUs).
 //!
 //! `WARPGRAPH_TRACE=1` prints each rank's levels once its search is done (events on the
-//! stream, read afterwards: the levels run as untraced): the GPU time of the step, of the
+//! stream, read afterwards: the levels run as untraced, but for the queueing ahead,
+//! which a trace turns off): the GPU time of the step, of the
 //! exchange, the host's, and the GPU's wait for the host before the level;
 //! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level. A
 //! lone search starts on idle GPUs (an H200 idles at 345 MHz, not 1,980), so trace warm
@@ -177,7 +182,8 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
     } else {
         0
     };
-    let lists = 4 * (world as u64 + 1) * (1 + 2 * LIST_CAP as u64);
+    // This rank's list and every rank's, twice with other ranks.
+    let lists = 4 * (1 + world as u64 * if peers > 0 { 2 } else { 1 }) * (1 + 2 * LIST_CAP as u64);
     // What the host's first levels reached (the bound is at most LIST_CAP arcs).
     let seeds = 4 * 3 * LIST_CAP as u64;
     // Its queue (with other ranks, of every vertex), depths and parents, and the pieces of
@@ -256,6 +262,22 @@ const _: () = assert!(LISTED_CAP >= LIST_CAP as u64 + LIST_CAP as u64 / SHORT_PI
 struct Short {
     cap: u32,
     listed: bool,
+    /// Queued ahead, before the counts of the level before: its kernels do nothing unless
+    /// mbfs_absorb found it short ([`RankState::ahead`]).
+    ahead: bool,
+}
+
+/// What mbfs_absorb needs to decide whether the level after its own is short, for one
+/// queued ahead (see multi.cu): the arcs unexplored before the frontier it absorbs, that
+/// frontier's arcs (`None`: as the last mbfs_absorb counted them, for a level queued
+/// before they were known), the switch's alpha (0: top-down only) and the next level's
+/// lists' bound.
+#[derive(Clone, Copy)]
+struct NextRule {
+    unexplored: u64,
+    frontier_arcs: Option<u64>,
+    alpha: u64,
+    next_cap: u32,
 }
 
 /// The pieces of a row of `arcs` arcs.
@@ -763,6 +785,9 @@ struct RankState {
     /// `counters.list`; a team of one swaps the two); every vertex's out-degree
     /// (saturated).
     lists: CudaSlice<u32>,
+    /// With other ranks, the short level's lists before `lists` (kept while the level
+    /// after is queued ahead, for mbfs_front should that level not be short).
+    lists_prev: CudaSlice<u32>,
     deg: CudaSlice<u32>,
     /// Frontier arcs up to which a top-down level is short (at most [`LIST_CAP`]).
     list_cap: usize,
@@ -800,8 +825,13 @@ struct RankState {
     /// Where the kernels post what the host needs of a level (its counts, the numbers of
     /// pairs), the end of the last posting kernel (a fallback, should one not post), and
     /// mbfs_absorb's count of finished blocks.
-    mailbox: Mailbox,
-    posted: CudaEvent,
+    /// By the parity of the level that posts: a short level queued ahead posts while the
+    /// host still reads the level before.
+    mailbox: [Mailbox; 2],
+    posted: [CudaEvent; 2],
+    /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
+    /// mbfs_absorb's `ahead`), then the last short level's next frontier's arcs.
+    ahead: CudaSlice<u64>,
     ticket: CudaSlice<u32>,
     /// The word of the all-reduce that starts every search on every rank at once.
     start: CudaSlice<u32>,
@@ -1016,6 +1046,13 @@ impl RankState {
             (None, pieces_bound(g.out(), r.clone()))
         };
         let big_len = big_len.max(SHORT_PIECES as usize);
+        let event = || {
+            gpu.stream()
+                .record_event(Some(
+                    cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
+                ))
+                .map_err(gpu_err)
+        };
         let state = RankState {
             part,
             rank: m.rank,
@@ -1037,6 +1074,7 @@ impl RankState {
             inbox_at: at(&inbox)?,
             inbox,
             lists: gpu.zeros(m.world * list_words)?,
+            lists_prev: gpu.zeros(if peers > 0 { m.world * list_words } else { 1 })?,
             deg: gpu.zeros(32 * words)?,
             own: gpu.zeros(part.seg)?,
             // With other ranks, a whole frontier's vertices.
@@ -1069,7 +1107,11 @@ impl RankState {
                 listed_len: gpu.zeros(4)?,
             },
             counts: gpu.zeros(m.world * m.world)?,
-            mailbox: gpu.mailbox((m.world * m.world).max(STATS))?,
+            mailbox: [
+                gpu.mailbox((m.world * m.world).max(STATS + 1))?,
+                gpu.mailbox((m.world * m.world).max(STATS + 1))?,
+            ],
+            ahead: gpu.zeros(3)?,
             ticket: gpu.zeros(1)?,
             start: gpu.zeros(1)?,
             ends: gpu.zeros(2)?,
@@ -1080,12 +1122,7 @@ impl RankState {
             host: HostLevels::new(host_arcs),
             // A vertex reached per arc at most.
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
-            posted: gpu
-                .stream()
-                .record_event(Some(
-                    cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
-                ))
-                .map_err(gpu_err)?,
+            posted: [event()?, event()?],
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
             k,
@@ -1154,6 +1191,11 @@ impl RankState {
         // The level before, if it was short: its lists' bound. The frontier is then listed
         // in pieces ([`RankState::listed`]), and not in `front`.
         let mut last_short: Option<u32> = None;
+        // The level queued ahead, if any: its lists' bound, its post, and the bound its
+        // mbfs_absorb was given for the level after it.
+        let mut ahead: Option<(u32, u64, u32)> = None;
+        // After a short level, whether its mbfs_absorb found the next one short.
+        let mut said_short: Option<bool> = None;
         let mut nothing_left = false;
         while nf > 0 && !nothing_left {
             if self.fail_at == Some((m.rank, level)) {
@@ -1199,57 +1241,144 @@ impl RankState {
             }
             let e0 = mark(gpu, trace)?;
             // A short level's lists hold at most a pair per frontier arc.
-            let short = (!bottom_up && mf <= self.list_cap as u64).then_some(Short {
+            let mut short = (!bottom_up && mf <= self.list_cap as u64).then_some(Short {
                 cap: mf as u32,
                 listed: last_short.is_some(),
+                ahead: false,
             });
-            if let (None, Some(cap)) = (short, last_short) {
-                self.front_of_lists(gpu, m.world, cap)?;
-                step(&mut self.steps, gpu, "front")?;
+            // The level queued ahead runs if it is short and within the bound it was given
+            // (mbfs_absorb found the same: checked below); if not, it did nothing, and the
+            // level is queued now.
+            let ahead_runs =
+                ahead.is_some_and(|(cap, ..)| short.is_some_and(|s| s.listed && s.cap <= cap));
+            if ahead.is_some() && said_short != Some(ahead_runs) {
+                return Err(ahead_differs(m.rank, level, ahead_runs));
             }
-            let e1 = if bottom_up {
-                self.bottom_up_step(gpu, level, lo_word, seg)?;
-                step(&mut self.steps, gpu, "bottom-up")?;
-                mark(gpu, trace)?
-            } else {
-                let how = match () {
-                    _ if short.is_some() || m.world == 1 => Expand::Owners,
-                    _ if mf >= self.whole_degree.saturating_mul(nf) => Expand::Whole,
-                    _ => Expand::Hubs,
-                };
-                self.top_down_step(m, level, short, how, trace)?
+            let (queued, then) = match (ahead.take(), short) {
+                (Some((cap, post, then)), Some(s)) if s.listed && s.cap <= cap => {
+                    short = Some(Short {
+                        cap,
+                        listed: true,
+                        ahead: true,
+                    });
+                    (Some(post), Some(then))
+                }
+                (Some(_), _) => {
+                    self.turn_lists(m.world);
+                    (None, None)
+                }
+                (None, _) => (None, None),
             };
-            // The post of this level's counts.
-            let post = self.mailbox.next();
+            // What mbfs_absorb needs to decide on the level after this one (see
+            // `NextRule`), and whether that one is queued ahead: only inside a run of short
+            // levels (this one short after a short one, so the next one most likely short
+            // too), with no trace, and not where a test stops the team.
+            let alpha_rule = match opts.direction {
+                Direction::TopDown => 0,
+                _ => alpha,
+            };
+            let go_ahead = short.is_some_and(|s| s.listed)
+                && !trace
+                && opts.direction != Direction::BottomUp
+                && self.fail_at.map(|(_, l)| l) != Some(level + 1);
+            let list_cap = self.list_cap as u64;
+            let next_cap = |known: u64| -> u32 {
+                // A team of one's list costs nothing to bound loosely; other ranks
+                // all-gather the whole bound.
+                let cap = list_cap;
+                match m.world {
+                    1 => cap as u32,
+                    _ => cap.min(2 * known + cap / AHEAD_SLACK) as u32,
+                }
+            };
+            // The lists' bound of the next level if it is queued ahead (given to this
+            // level's mbfs_absorb when it was queued, if it was).
+            let then = then.unwrap_or_else(|| next_cap(mf));
+            let mut e1 = None;
+            let post = match queued {
+                Some(post) => post,
+                None => {
+                    if let (None, Some(cap)) = (short, last_short) {
+                        self.front_of_lists(gpu, m.world, cap)?;
+                        step(&mut self.steps, gpu, "front")?;
+                    }
+                    e1 = if bottom_up {
+                        self.bottom_up_step(gpu, level, lo_word, seg)?;
+                        step(&mut self.steps, gpu, "bottom-up")?;
+                        mark(gpu, trace)?
+                    } else {
+                        let how = match () {
+                            _ if short.is_some() || m.world == 1 => Expand::Owners,
+                            _ if mf >= self.whole_degree.saturating_mul(nf) => Expand::Whole,
+                            _ => Expand::Hubs,
+                        };
+                        self.top_down_step(m, level, short, how, trace)?
+                    };
+                    // The post of this level's counts.
+                    let box_ = level as usize & 1;
+                    let post = self.mailbox[box_].next();
+                    if let Some(short) = short {
+                        // Every rank's list to every rank, which builds the next frontier
+                        // from them, lists this rank's part of it, posts its counts,
+                        // clears the counters and decides on the next level.
+                        let rule = NextRule {
+                            unexplored,
+                            frontier_arcs: Some(0),
+                            alpha: alpha_rule,
+                            next_cap: then,
+                        };
+                        self.absorb_lists(m, short, level, rule, post)?;
+                        step(&mut self.steps, gpu, "absorb")?;
+                    } else {
+                        // The next frontier and its counts on every rank (one group: one
+                        // launch), then visited |= front.
+                        self.gather_front(m)?;
+                        step(&mut self.steps, gpu, "collective")?;
+                        // The visit, which first posts the counts' sums, and clears the
+                        // counters for the next level.
+                        let mut b = stream.launch_builder(&self.k.visit);
+                        b.arg(&self.front).arg(&mut self.visited).arg(&words);
+                        self.counters.push(&mut b);
+                        let dev = self.mailbox[box_].device();
+                        b.arg(&self.stats_all).arg(&dev).arg(&post);
+                        // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
+                        // and stats_all `world` entries, the mailbox STATS values.
+                        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+                        step(&mut self.steps, gpu, "visit")?;
+                    }
+                    self.posted[box_].record(&stream).map_err(gpu_err)?;
+                    post
+                }
+            };
             last_short = short.map(|s| s.cap);
-            if let Some(short) = short {
-                // Every rank's list to every rank, which builds the next frontier from
-                // them, lists this rank's part of it, posts its counts and clears the
-                // counters.
-                self.absorb_lists(m, level, short.cap, post)?;
-                step(&mut self.steps, gpu, "absorb")?;
-            } else {
-                // The next frontier and its counts on every rank (one group: one
-                // launch), then visited |= front.
-                self.gather_front(m)?;
-                step(&mut self.steps, gpu, "collective")?;
-                // The visit, which first posts the counts' sums, and clears the counters
-                // for the next level.
-                let mut b = stream.launch_builder(&self.k.visit);
-                b.arg(&self.front).arg(&mut self.visited).arg(&words);
-                self.counters.push(&mut b);
-                let dev = self.mailbox.device();
-                b.arg(&self.stats_all).arg(&dev).arg(&post);
-                // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent and
-                // stats_all `world` entries, the mailbox STATS values.
-                unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-                step(&mut self.steps, gpu, "visit")?;
+            if go_ahead {
+                // The next level, queued before this one's counts are in: its kernels do
+                // nothing unless this level's mbfs_absorb found it short with at most
+                // `cap` frontier arcs. (The arcs unexplored before it are known now; its
+                // frontier's are this level's mbfs_absorb's count.)
+                let next = level + 1;
+                let s = Short {
+                    cap: then,
+                    listed: true,
+                    ahead: true,
+                };
+                self.top_down_step(m, next, Some(s), Expand::Owners, false)?;
+                let box_ = next as usize & 1;
+                let post = self.mailbox[box_].next();
+                let rule = NextRule {
+                    unexplored,
+                    frontier_arcs: None,
+                    alpha: alpha_rule,
+                    next_cap: next_cap(mf),
+                };
+                self.absorb_lists(m, s, next, rule, post)?;
+                self.posted[box_].record(&stream).map_err(gpu_err)?;
+                ahead = Some((then, post, next_cap(mf)));
             }
-            self.posted.record(&stream).map_err(gpu_err)?;
             let e2 = mark(gpu, trace)?;
-            let mut counts = [0u64; STATS];
-            self.mailbox
-                .wait(post, &self.posted, &mut counts, |t| m.link.watch(t))?;
+            let mut counts = [0u64; STATS + 1];
+            let box_ = level as usize & 1;
+            self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: a list of the vertices found at level {level} \
@@ -1260,6 +1389,7 @@ impl RankState {
                 )));
             }
             (nf, mf) = (counts[0], counts[1]);
+            said_short = short.map(|_| counts[STATS] != 0);
             // A bottom-up step that left no vertex unvisited (but those no arc leads to)
             // ends the search: no level after it could find any.
             nothing_left = bottom_up && counts[3] == 0;
@@ -1275,6 +1405,13 @@ impl RankState {
                     steps: self.steps.as_mut().map(std::mem::take).unwrap_or_default(),
                 });
             }
+        }
+        if ahead.is_some() {
+            // The level queued ahead did nothing (the search is over).
+            if said_short != Some(false) {
+                return Err(ahead_differs(m.rank, level, false));
+            }
+            self.turn_lists(m.world);
         }
         if !seeded {
             // The host found the whole component.
@@ -1502,12 +1639,19 @@ impl RankState {
         // The first short level of a run clears `front` (for mbfs_front).
         let clear = if listed { 0 } else { words };
         b.arg(&cap).arg(&mut self.front).arg(&clear);
+        // A level queued ahead: its flag.
+        let flag = level as usize & 1;
+        let gate = self.ahead.slice(flag..flag + 1);
+        match short {
+            Some(s) if s.ahead => b.arg(&gate),
+            _ => b.arg(&null),
+        };
         // SAFETY: matches mbfs_top_down; queued and big entries index rows of the arrays
         // passed with them (rows from vertex qlo and blo; a listed frontier's pieces this
         // rank's rows, at most LISTED_CAP of them), targets are below n, and cand covers
         // every vertex when there are other ranks (with none, every target is this rank's
         // and cand is not touched); a short level's list holds 1 + 2 * LIST_CAP entries
-        // (cap <= LIST_CAP pairs), front `words` words.
+        // (cap <= LIST_CAP pairs), front `words` words; the gate is one of `ahead`'s flags.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "expand")?;
         let e1 = mark(&m.gpu, trace)?;
@@ -1524,8 +1668,9 @@ impl RankState {
         } else {
             0
         };
-        let post = self.mailbox.next();
-        let dev = self.mailbox.device();
+        let box_ = level as usize & 1;
+        let post = self.mailbox[box_].next();
+        let dev = self.mailbox[box_].device();
         let mut b = stream.launch_builder(&self.k.merge);
         b.arg(&mut self.next)
             .arg(&lo_word)
@@ -1544,7 +1689,7 @@ impl RankState {
         // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries; counts
         // and the mailbox hold world * world entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        self.posted.record(&stream).map_err(gpu_err)?;
+        self.posted[box_].record(&stream).map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "merge")?;
         if pairs {
             self.exchange_pairs(m, level, post)?;
@@ -1570,20 +1715,37 @@ impl RankState {
         Ok(())
     }
 
-    /// After a short top-down expansion at `level` (its lists hold at most `cap` pairs
-    /// each): an all-gather gives every rank every list, and each builds the next
+    /// The short level's lists move on: the level about to be absorbed gets the buffer
+    /// of `lists`, the last one's are kept (in `lists_prev`; a team of one, whose list is
+    /// every rank's, swaps it with `lists` instead of an all-gather, and mbfs_absorb
+    /// zeroes the count of the one the next expansion writes). Twice, nothing moved: for
+    /// a level queued ahead that was not short.
+    fn turn_lists(&mut self, world: usize) {
+        match world {
+            1 => std::mem::swap(&mut self.counters.list, &mut self.lists),
+            _ => std::mem::swap(&mut self.lists_prev, &mut self.lists),
+        }
+    }
+
+    /// After a `short` top-down expansion at `level` (its lists hold at most `short.cap`
+    /// pairs each): an all-gather gives every rank every list, and each builds the next
     /// frontier, the visited set and the counts from them, its own vertices' depths and
-    /// parents and its list of their pieces too; it posts the counts (`post`) and clears
-    /// them.
-    fn absorb_lists(&mut self, m: &Member, level: u32, cap: u32, post: u64) -> Result<()> {
+    /// parents and its list of their pieces too; it posts the counts (`post`), clears
+    /// them, and decides by `rule` whether the level after is short.
+    fn absorb_lists(
+        &mut self,
+        m: &Member,
+        short: Short,
+        level: u32,
+        rule: NextRule,
+        post: u64,
+    ) -> Result<()> {
         let stream = m.gpu.stream().clone();
         let cfg = launch_config(self.blocks, THREADS);
+        let cap = short.cap;
         let len = 1 + 2 * cap as usize;
-        if m.world == 1 {
-            // The one list is every rank's: the buffers swap, and mbfs_absorb zeroes the
-            // count of the one the next expansion writes.
-            std::mem::swap(&mut self.counters.list, &mut self.lists);
-        } else {
+        self.turn_lists(m.world);
+        if m.world > 1 {
             m.link.all_gather(
                 &self.counters.list.slice(..len),
                 &mut self.lists.slice_mut(..m.world * len),
@@ -1605,7 +1767,7 @@ impl RankState {
             .arg(&level)
             .arg(&self.deg);
         self.counters.push(&mut b);
-        let dev = self.mailbox.device();
+        let dev = self.mailbox[level as usize & 1].device();
         b.arg(&mut self.ticket)
             .arg(&dev)
             .arg(&post)
@@ -1613,10 +1775,19 @@ impl RankState {
             .arg(&listed_cap)
             .arg(&piece)
             .arg(&short_arcs);
+        let gated = u32::from(short.ahead);
+        let frontier_arcs = rule.frontier_arcs.unwrap_or(u64::MAX);
+        let next_cap = u64::from(rule.next_cap);
+        b.arg(&mut self.ahead)
+            .arg(&gated)
+            .arg(&rule.unexplored)
+            .arg(&frontier_arcs)
+            .arg(&rule.alpha)
+            .arg(&next_cap);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
-        // counts, the mailbox STATS values, listed two lists of LISTED_CAP entries and
-        // listed_len their lengths and arcs (four words).
+        // counts, the mailbox STATS + 1 values, listed two lists of LISTED_CAP entries,
+        // listed_len their lengths and arcs (four words), ahead three words.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
     }
@@ -1654,8 +1825,8 @@ impl RankState {
         let cfg = launch_config(self.blocks, THREADS);
         let (world, rank) = (m.world as u32, m.rank as u32);
         let mut counts = vec![0u64; m.world * m.world];
-        self.mailbox
-            .wait(post, &self.posted, &mut counts, |t| m.link.watch(t))?;
+        let box_ = level as usize & 1;
+        self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
         {
             let mut group = m.link.group()?;
             let others = (0..m.world).filter(|&p| p != m.rank);
@@ -1694,6 +1865,22 @@ impl RankState {
         Ok(())
     }
 }
+
+/// The error for a level queued ahead that the GPU ran where the host's rule says it is
+/// not short, or the other way round: a bug, which would make the tree wrong.
+fn ahead_differs(rank: usize, level: u32, host: bool) -> Error {
+    Error::Gpu(format!(
+        "BFS team, rank {rank}: the GPU and the host disagree on whether level {level} is a \
+         short one (the host says {}; an internal error; the tree would be wrong)",
+        if host { "yes" } else { "no" }
+    ))
+}
+
+/// With other ranks, a short level queued ahead may have twice the last known frontier's
+/// arcs and a 1 / AHEAD_SLACK of the short levels' bound more (1,024 arcs; their lists'
+/// all-gather is that long). A longer one does nothing and is queued again once the
+/// counts are in (which the tests' small bounds exercise).
+const AHEAD_SLACK: u64 = 128;
 
 /// Frontier out-arcs, over all the first levels, up to which the host expands them itself
 /// (`HostLevels`). Small: each vertex a level finds costs the host a cache miss or two
