@@ -1046,6 +1046,9 @@ impl RankState {
             (None, pieces_bound(g.out(), r.clone()))
         };
         let big_len = big_len.max(SHORT_PIECES as usize);
+        // The mailboxes' values: every rank's numbers of pairs, or the counts and
+        // mbfs_absorb's word on the next level.
+        let values = (m.world * m.world).max(STATS + 1);
         let event = || {
             gpu.stream()
                 .record_event(Some(
@@ -1107,10 +1110,7 @@ impl RankState {
                 listed_len: gpu.zeros(4)?,
             },
             counts: gpu.zeros(m.world * m.world)?,
-            mailbox: [
-                gpu.mailbox((m.world * m.world).max(STATS + 1))?,
-                gpu.mailbox((m.world * m.world).max(STATS + 1))?,
-            ],
+            mailbox: [gpu.mailbox(values)?, gpu.mailbox(values)?],
             ahead: gpu.zeros(3)?,
             ticket: gpu.zeros(1)?,
             start: gpu.zeros(1)?,
@@ -1255,7 +1255,7 @@ impl RankState {
                 return Err(ahead_differs(m.rank, level, ahead_runs));
             }
             let (queued, then) = match (ahead.take(), short) {
-                (Some((cap, post, then)), Some(s)) if s.listed && s.cap <= cap => {
+                (Some((cap, post, then)), Some(_)) if ahead_runs => {
                     short = Some(Short {
                         cap,
                         listed: true,
@@ -1285,10 +1285,9 @@ impl RankState {
             let next_cap = |known: u64| -> u32 {
                 // A team of one's list costs nothing to bound loosely; other ranks
                 // all-gather the whole bound.
-                let cap = list_cap;
                 match m.world {
-                    1 => cap as u32,
-                    _ => cap.min(2 * known + cap / AHEAD_SLACK) as u32,
+                    1 => list_cap as u32,
+                    _ => list_cap.min(2 * known + list_cap / AHEAD_SLACK) as u32,
                 }
             };
             // The lists' bound of the next level if it is queued ahead (given to this
