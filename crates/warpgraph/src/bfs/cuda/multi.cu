@@ -64,6 +64,24 @@ __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
     return __shfl_sync(FULL, at, 31) + incl - take;
 }
 
+// Two warp_slots at once (their atomic adds both in flight): slots for the lanes with `a`
+// set on *ca into sa, for those with `b` set on *cb into sb.
+__device__ __forceinline__ void warp_slots2(u32 a, u32* ca, u32 b, u32* cb, u32& sa, u32& sb) {
+    u32 lane = threadIdx.x & 31;
+    u32 ia = a, ib = b;
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 x = __shfl_up_sync(FULL, ia, o), y = __shfl_up_sync(FULL, ib, o);
+        if (lane >= o) ia += x, ib += y;
+    }
+    u32 xa = 0, xb = 0;
+    if (lane == 31) {
+        if (ia) xa = atomicAdd(ca, ia);
+        if (ib) xb = atomicAdd(cb, ib);
+    }
+    sa = __shfl_sync(FULL, xa, 31) + ia - a;
+    sb = __shfl_sync(FULL, xb, 31) + ib - b;
+}
+
 // The counters a level adds to, zeroed for the next one: the frontier's counts, the
 // queue's and the big list's lengths, the number of pairs for each of the `world` ranks
 // (`sent`), the first word (the number of pairs) of this rank's list, and the lengths of
@@ -308,6 +326,19 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
     }
 }
 
+// A warp's new vertices' pieces into a list of pieces (`out`, at most `cap`): lane's
+// vertex v (local) in `pieces` pieces (0: none) from slot `at` (warp_slots's). Every lane
+// of the warp calls it.
+__device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, u32 cap) {
+    u32 lane = threadIdx.x & 31;
+    for (u32 todo = __ballot_sync(FULL, pieces != 0); todo; todo &= todo - 1) {
+        u32 j = __ffs(todo) - 1;
+        u32 pj = __shfl_sync(FULL, pieces, j), aj = __shfl_sync(FULL, at, j);
+        u64 vj = __shfl_sync(FULL, v, j);
+        for (u32 c = lane; c < pj && aj + c < cap; c += 32) out[aj + c] = vj << 32 | c;
+    }
+}
+
 // Every rank's list (mbfs_top_down's, `world` of them `stride_words` apart, at most `cap`
 // pairs each) into the next frontier, alike on every rank: `visited` gets each vertex's
 // bit (`front` is left alone: see mbfs_front); this rank's vertices their depth and least
@@ -401,14 +432,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
             }
             before = __shfl_sync(FULL, before, 0);
             if (before + new_arcs > short_arcs) pieces = 0;
-            u32 at = warp_slots(pieces, out_len);
-            for (u32 todo = __ballot_sync(FULL, pieces != 0); todo; todo &= todo - 1) {
-                u32 j = __ffs(todo) - 1;
-                u32 pj = __shfl_sync(FULL, pieces, j), aj = __shfl_sync(FULL, at, j);
-                u64 vj = __shfl_sync(FULL, v, j);
-                for (u32 c = lane; c < pj && aj + c < listed_cap; c += 32)
-                    out[aj + c] = vj << 32 | c;
-            }
+            put_pieces(v, pieces, warp_slots(pieces, out_len), out, listed_cap);
         }
     }
     block_add(found, arcs, stats);
@@ -435,6 +459,156 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
         post_value(box, STATS, next);
         *ticket = 0;
         post(box, seq);
+    }
+}
+
+// Words of each of the three sets of counters of mbfs_short_run: the next frontier's
+// vertices and arcs, a flag for lost pairs, and its pieces (a u32 counter).
+#define RUN_SET 4
+
+// A team of one's run of short levels (multi.rs): one cooperative launch, from `level`,
+// which is short, its frontier listed in pieces (in listed[level & 1], their number
+// *first_len: the last mbfs_absorb's; their arcs `arcs0`), on to the last level whose
+// next frontier is not short by the host's rule (or `last`). Every vertex is this rank's
+// (lo 0).
+//
+// A level in one pass, a lane per arc u -> t: a warp's lanes over the arcs of one piece
+// or of several (as many as make a round about full on the level's mean piece: a grid's
+// are a vertex's 4 arcs, a hub's 32). The arc whose atomic compare-and-swap moves t's
+// depth from UNREACHED to level + 1 claims t; every arc into a vertex of that depth lowers
+// its parent to u (atomic min), so the parent is the least in-neighbour one level up, as
+// mbfs_absorb makes it from every pair. The claimer sets t's visited bit, counts t and its
+// arcs, lists its pieces for the next level (into listed[(level + 1) & 1]; a next level
+// with more than short_arcs arcs, which is not short, may fill it) and writes (t, u) to
+// the level's list (list_a at the run's even levels, list_b at the odd ones: at most `cap`
+// pairs, a pair per frontier arc at most), for mbfs_front should the level be the run's
+// last. Then a barrier, after which every block reads the counts and decides alike: the
+// next level is short if its frontier is not empty, no pair was lost, its arcs are at
+// most short_arcs and, with `alpha` (not 0: the direction switch), at most `unexplored`
+// (the arcs not yet expanded, this level's frontier's included) over alpha. The counters
+// rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
+// suffices (as in bfs.cu's listed_levels). A level is a chain of a dozen round trips to
+// memory, so no two wait on each other where they need not.
+//
+// At the end block 0 posts the last level's counts (STATS values), whether the next
+// level is short, the levels run and the arcs still unexplored.
+extern "C" __global__ void __launch_bounds__(256)
+mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* parent,
+               const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
+               const u32* first_len, u32* list_a, u32* list_b, u32 cap, u64* run, u32* bar,
+               u32 level, u32 last, u64 unexplored, u64 alpha, u64 arcs0, u64* box,
+               u64 seq) {
+    u32 lane = threadIdx.x & 31;
+    u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    u32 warps = gridDim.x * blockDim.x / 32;
+    bool lead = blockIdx.x == 0 && threadIdx.x == 0;
+    if (lead)
+        for (u32 k = 0; k < 3 * RUN_SET; k++) run[k] = 0;
+    // The level's pieces and their arcs.
+    u32 len = ld(first_len);
+    u64 level_arcs = arcs0;
+    grid_sync_flat(bar);
+    for (u32 i = 0;; i++, level++) {
+        u64* set = run + i % 3 * RUN_SET;
+        u32* list = i & 1 ? list_b : list_a;
+        if (lead) {
+            // Last read at the level before (its pieces' number).
+            u64* later = run + (i + 1) % 3 * RUN_SET;
+            for (u32 k = 0; k < RUN_SET; k++) later[k] = 0;
+            // The last level's list: not read in the run.
+            (i & 1 ? list_a : list_b)[0] = 0;
+        }
+        const u64* pieces = listed + (u64)(level & 1) * listed_cap;
+        u64* out = listed + (u64)((level + 1) & 1) * listed_cap;
+        u32* out_len = (u32*)(set + 3);
+        u32 g = 32;
+        while (g > 1 && g * level_arcs > 32ull * len) g >>= 1;
+        u64 found = 0, arcs = 0;
+        bool lost = false;
+        // Every lane of a warp runs the same rounds (the shuffles, put_pieces and
+        // warp_slots2 need them all).
+        for (u32 p0 = warp * g; p0 < len; p0 += warps * g) {
+            u32 p = p0 + lane, u = 0, count = 0;
+            u64 first = 0;
+            if (lane < g && p < len) {
+                u64 pc = __ldcg(pieces + p);
+                u = pc >> 32;
+                first = off[u] + (u64)(u32)pc * piece;
+                count = (u32)(min(off[u + 1], first + piece) - first);
+            }
+            u32 incl = count;
+            for (int o = 1; o < 32; o <<= 1) {
+                u32 x = __shfl_up_sync(FULL, incl, o);
+                if (lane >= o) incl += x;
+            }
+            u32 excl = incl - count, total = __shfl_sync(FULL, incl, 31);
+            for (u32 base = 0; base < total; base += 32) {
+                // Arc k of the warp's: in the piece of the first lane j whose inclusive
+                // count passes k.
+                u32 k = base + lane, j = 0;
+                for (u32 step = 16; step > 0; step >>= 1)
+                    if (__shfl_sync(FULL, incl, j + step - 1) <= k) j += step;
+                u32 from = __shfl_sync(FULL, u, j), at_j = __shfl_sync(FULL, excl, j);
+                u64 first_j = __shfl_sync(FULL, first, j);
+                u32 t = k < total ? tgt[first_j + (k - at_j)] : UNREACHED;
+                u32 dt = 0, np = 0;
+                bool claim = false;
+                if (t != UNREACHED) {
+                    dt = deg[t];
+                    u32 d = atomicCAS(depth + t, UNREACHED, level + 1);
+                    claim = d == UNREACHED;
+                    if (claim || d == level + 1) atomicMin(parent + t, from);
+                }
+                if (claim) {
+                    atomicOr(visited + t / 32, 1u << (t % 32));
+                    found++;
+                    arcs += dt;
+                    np = (min(dt, short_arcs + 1) + piece - 1) / piece;
+                }
+                u32 at, slot;
+                warp_slots2(np, out_len, claim, list, at, slot);
+                put_pieces(t, np, at, out, listed_cap);
+                if (claim) {
+                    if (slot < cap) {
+                        list[1 + 2 * slot] = t;
+                        list[2 + 2 * slot] = from;
+                    } else {
+                        lost = true;
+                    }
+                }
+            }
+        }
+        // The warp's counts, one atomic add each (none for nothing).
+        for (int o = 16; o > 0; o >>= 1) {
+            found += __shfl_xor_sync(FULL, found, o);
+            arcs += __shfl_xor_sync(FULL, arcs, o);
+        }
+        if (lane == 0 && found) {
+            atomicAdd(set, found);
+            atomicAdd(set + 1, arcs);
+        }
+        if (lost) set[2] = 1;
+        grid_sync_flat(bar);
+        u64 nf = __ldcg(set), mf = __ldcg(set + 1), lost_any = __ldcg(set + 2);
+        len = (u32)__ldcg(set + 3);
+        level_arcs = mf;
+        bool next = nf > 0 && lost_any == 0 && mf <= short_arcs &&
+                    (alpha == 0 || mf <= unexplored / alpha);
+        if (next && level + 1 <= last) {
+            unexplored -= mf;
+            continue;
+        }
+        if (lead) {
+            post_value(box, 0, nf);
+            post_value(box, 1, mf);
+            post_value(box, 2, lost_any);
+            post_value(box, 3, 0);
+            post_value(box, STATS, next);
+            post_value(box, STATS + 1, i + 1);
+            post_value(box, STATS + 2, unexplored);
+            post(box, seq);
+        }
+        return;
     }
 }
 
