@@ -468,9 +468,9 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 
 // A team of one's run of short levels (multi.rs): one cooperative launch, from `level`,
 // which is short, its frontier listed in pieces (in listed[level & 1], their number
-// *first_len: the last mbfs_absorb's; their arcs `arcs0`), on to the last level whose
-// next frontier is not short by the host's rule (or `last`). Every vertex is this rank's
-// (lo 0).
+// listed_len[level & 1]: the last mbfs_absorb's; their arcs `arcs0`), on to the last
+// level whose next frontier is not short by the host's rule or has more than `run_arcs`
+// arcs (or `last`). Every vertex is this rank's (lo 0).
 //
 // A level in one pass, a lane per arc u -> t: a warp's lanes over the arcs of one piece
 // or of several (as many as make a round about full on the level's mean piece: a grid's
@@ -491,13 +491,15 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // memory, so no two wait on each other where they need not.
 //
 // At the end block 0 posts the last level's counts (STATS values), whether the next
-// level is short, the levels run and the arcs still unexplored.
+// level is short, the levels run and the arcs still unexplored, and leaves listed_len
+// as mbfs_absorb would have (for a next level that is short, but too long for a run: the
+// host's own, at the whole grid).
 extern "C" __global__ void __launch_bounds__(256)
 mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* parent,
                const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
-               const u32* first_len, u32* list_a, u32* list_b, u32 cap, u64* run, u32* bar,
-               u32 level, u32 last, u64 unexplored, u64 alpha, u64 arcs0, u64* box,
-               u64 seq) {
+               u32* listed_len, u32* list_a, u32* list_b, u32 cap, u64* run, u32* bar,
+               u32 level, u32 last, u64 unexplored, u64 alpha, u64 arcs0, u64 run_arcs,
+               u64* box, u64 seq) {
     u32 lane = threadIdx.x & 31;
     u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
     u32 warps = gridDim.x * blockDim.x / 32;
@@ -505,7 +507,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
     if (lead)
         for (u32 k = 0; k < 3 * RUN_SET; k++) run[k] = 0;
     // The level's pieces and their arcs.
-    u32 len = ld(first_len);
+    u32 len = ld(listed_len + (level & 1));
     u64 level_arcs = arcs0;
     grid_sync_flat(bar);
     for (u32 i = 0;; i++, level++) {
@@ -594,11 +596,16 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         level_arcs = mf;
         bool next = nf > 0 && lost_any == 0 && mf <= short_arcs &&
                     (alpha == 0 || mf <= unexplored / alpha);
-        if (next && level + 1 <= last) {
+        if (next && mf <= run_arcs && level + 1 <= last) {
             unexplored -= mf;
             continue;
         }
         if (lead) {
+            u32 now = level & 1, then = now ^ 1;
+            listed_len[now] = 0;
+            listed_len[2 + now] = 0;
+            listed_len[then] = len;
+            listed_len[2 + then] = 0;
             post_value(box, 0, nf);
             post_value(box, 1, mf);
             post_value(box, 2, lost_any);

@@ -63,7 +63,8 @@
 //! A team of one goes further: it runs such a run of short levels in one cooperative
 //! launch (`mbfs_short_run`, [`RUN_BLOCKS`] blocks, `WARPGRAPH_BFS_RUN_BLOCKS`; 0: none),
 //! a level in one pass and one barrier, its vertices claimed by a compare-and-swap of
-//! their depths, up to the level whose next one is not short; it posts the counts once
+//! their depths, up to the level whose next one is not short (or has more than
+//! [`RUN_ARCS`] arcs); it posts the counts once
 //! (a 1024 x 1024 grid on an H100: 8.2 ms, against 25 ms a level at a time).
 //! The graph is uploaded once for any number of sources. The first levels cost none of
 //! that: while their frontiers have [`HOST_ARCS`]
@@ -498,7 +499,8 @@ pub fn bfs_team_visit(
 /// most [`LIST_CAP`]), the host's first levels up to `host_arcs` arcs (at most
 /// [`LIST_CAP`]), and a team expanding the whole frontier of a long top-down level on
 /// every GPU from a mean out-degree of `whole_degree` (0: always; `u64::MAX`: never, the
-/// hubs only): for tests, to take every way on small graphs.
+/// hubs only): for tests, to take every way on small graphs. A team of one's runs of
+/// short levels take levels of up to `list_cap / 2` arcs.
 #[doc(hidden)]
 pub fn bfs_team_lists(
     spec: &TeamSpec,
@@ -514,6 +516,9 @@ pub fn bfs_team_lists(
         whole_degree,
         fail_at: None,
         run_blocks: RUN_BLOCKS,
+        // Half the bound: some runs end before a short level, which then takes the
+        // host's way.
+        run_arcs: list_cap as u64 / 2,
     };
     every_tree(spec, g, searches, tuning)
 }
@@ -535,6 +540,7 @@ pub fn bfs_team_failing(
         whole_degree: WHOLE_DEGREE,
         fail_at: Some((rank, level)),
         run_blocks: RUN_BLOCKS,
+        run_arcs: RUN_ARCS,
     };
     every_tree(spec, g, searches, tuning)
 }
@@ -570,13 +576,15 @@ struct Tuning {
     whole_degree: u64,
     /// A rank and the level at whose start it fails ([`bfs_team_failing`]).
     fail_at: Option<(usize, u32)>,
-    /// Blocks of a team of one's runs of short levels (0: none).
+    /// Blocks of a team of one's runs of short levels (0: none), and the most arcs of a
+    /// level in a run.
     run_blocks: u32,
+    run_arcs: u64,
 }
 
 impl Tuning {
-    /// The defaults, or `WARPGRAPH_BFS_HOST_ARCS`, `WARPGRAPH_BFS_WHOLE_DEGREE` and
-    /// `WARPGRAPH_BFS_RUN_BLOCKS`.
+    /// The defaults, or `WARPGRAPH_BFS_HOST_ARCS`, `WARPGRAPH_BFS_WHOLE_DEGREE`,
+    /// `WARPGRAPH_BFS_RUN_BLOCKS` and `WARPGRAPH_BFS_RUN_ARCS`.
     fn from_env() -> Result<Tuning> {
         let setting = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
             match std::env::var(name) {
@@ -610,6 +618,12 @@ impl Tuning {
                 1 << 16,
                 "a number of blocks (0: no runs)",
             )? as u32,
+            run_arcs: setting(
+                "WARPGRAPH_BFS_RUN_ARCS",
+                RUN_ARCS,
+                LIST_CAP as u64,
+                "a number of arcs",
+            )?,
         })
     }
 }
@@ -675,6 +689,7 @@ fn team_searches(
                 .gpu
                 .resident_grid(&state.k.short_run, "mbfs_short_run", THREADS, 32)?;
             state.run_blocks = tuning.run_blocks.min(most);
+            state.run_arcs = tuning.run_arcs;
         }
         let setup = start.elapsed().as_secs_f64();
         for (index, (s, opts)) in searches.iter().enumerate() {
@@ -836,6 +851,8 @@ struct RankState {
     /// A team of one's runs of short levels (mbfs_short_run): its blocks (0: none, the
     /// levels go one by one), its three sets of counters and its barrier's word.
     run_blocks: u32,
+    /// The most frontier arcs of a level in a run ([`RUN_ARCS`]).
+    run_arcs: u64,
     run: CudaSlice<u64>,
     run_bar: CudaSlice<u32>,
     depth: CudaSlice<u32>,
@@ -1119,6 +1136,7 @@ impl RankState {
             whole_degree: WHOLE_DEGREE,
             fail_at: None,
             run_blocks: 0,
+            run_arcs: RUN_ARCS,
             run: gpu.zeros(3 * RUN_SET)?,
             run_bar: gpu.zeros(1)?,
             depth: gpu.zeros(local)?,
@@ -1321,9 +1339,10 @@ impl RankState {
                 && !trace
                 && opts.direction != Direction::BottomUp
                 && self.fail_at.map(|(_, l)| l) != Some(level + 1);
-            // A team of one runs such levels in one launch instead, on to the last whose
-            // next level is not short (or to the level before the one a test stops at).
-            let run = go_ahead && m.world == 1 && self.run_blocks > 0;
+            // A team of one runs such levels of at most RUN_ARCS arcs in one launch instead,
+            // on to the last whose next level is not (or to the level before the one a test
+            // stops at).
+            let run = go_ahead && m.world == 1 && self.run_blocks > 0 && mf <= self.run_arcs;
             let list_cap = self.list_cap as u64;
             let next_cap = |known: u64| -> u32 {
                 // A team of one's list costs nothing to bound loosely; other ranks
@@ -1790,7 +1809,7 @@ impl RankState {
     /// A team of one's run of short levels from `level` (short, its frontier listed in
     /// pieces of `arcs` arcs in all, `rule` what [`RankState::absorb_lists`] would get)
     /// in one cooperative launch of mbfs_short_run, up to the last level whose next one
-    /// is not short by the rule, or `last`. It posts `post`: the last level's counts, whether the next level is
+    /// is not short by the rule or has more than `run_arcs` arcs, or `last`. It posts `post`: the last level's counts, whether the next level is
     /// short, the levels run and the arcs still unexplored.
     fn short_run(
         &mut self,
@@ -1803,7 +1822,6 @@ impl RankState {
     ) -> Result<()> {
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
         let short_arcs = rule.next_cap;
-        let first_len = self.counters.listed_len.slice(level as usize & 1..);
         let dev = self.mailbox[level as usize & 1].device();
         let mut b = gpu.stream().launch_builder(&self.k.short_run);
         b.arg(&self.out.0)
@@ -1816,7 +1834,7 @@ impl RankState {
             .arg(&listed_cap)
             .arg(&piece)
             .arg(&short_arcs)
-            .arg(&first_len)
+            .arg(&mut self.counters.listed_len)
             .arg(&mut self.counters.list)
             .arg(&mut self.lists)
             .arg(&short_arcs)
@@ -1827,11 +1845,12 @@ impl RankState {
             .arg(&rule.unexplored)
             .arg(&rule.alpha)
             .arg(&arcs)
+            .arg(&self.run_arcs)
             .arg(&dev)
             .arg(&post);
         // SAFETY: matches mbfs_short_run on a team of one (every vertex this rank's, its
         // rows every row); listed holds two lists of LISTED_CAP pieces of rows, listed_len
-        // their lengths; both lists hold 1 + 2 * LIST_CAP words (short_arcs <= LIST_CAP
+        // their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words (short_arcs <= LIST_CAP
         // pairs: a pair per frontier arc); run holds 3 * RUN_SET words, the mailbox
         // STATS + 3 values; every block is resident (run_blocks, at most resident_grid's).
         unsafe { b.launch_cooperative(launch_config(self.run_blocks, THREADS)) }
@@ -2010,6 +2029,13 @@ const AHEAD_SLACK: u64 = 128;
 /// resident at once): a level in one pass and one barrier on one word. A grid's levels
 /// hold a few thousand arcs, a Kronecker graph's short ones up to [`LIST_CAP`].
 pub const RUN_BLOCKS: u32 = 64;
+
+/// Frontier arcs up to which a team of one's short levels go into a run
+/// (`WARPGRAPH_BFS_RUN_ARCS`): every short level. A lower bound ends a run before a short
+/// level of more arcs, which then takes the host's way, the whole grid's two launches:
+/// on a road-like grid (1024 x 1024, 10% of the edges removed, 1,000 long arcs) on an
+/// H100 a bound of 32,768 took 3.0-3.1 ms, none 2.6-2.8 ms.
+pub const RUN_ARCS: u64 = LIST_CAP as u64;
 
 /// Words of each of mbfs_short_run's three sets of counters (multi.cu's RUN_SET).
 const RUN_SET: usize = 4;
