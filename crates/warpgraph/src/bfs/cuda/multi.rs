@@ -64,10 +64,9 @@
 //! launch (`mbfs_short_run`, [`RUN_BLOCKS`] blocks, `WARPGRAPH_BFS_RUN_BLOCKS`; 0: none),
 //! a level in one pass and one barrier, its vertices claimed by a compare-and-swap of
 //! their depths, up to the level whose next one is not short (or has more than
-//! [`RUN_ARCS`] arcs); it posts the counts once
-//! (a 1024 x 1024 grid on an H100: 8.2 ms, against 25 ms a level at a time).
-//! The graph is uploaded once for any number of sources. The first levels cost none of
-//! that: while their frontiers have [`HOST_ARCS`]
+//! [`RUN_ARCS`] arcs); it posts the counts once (a 1024 x 1024 grid on an H100: 8.5 ms,
+//! against 24-26 ms a level at a time). The graph is uploaded once for any number of
+//! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
 //! out-arcs in all, the host expands them itself (every process alike, from its copy of
 //! the graph, with the same rule for parents) while the GPUs clear their arrays, and
 //! hands the GPUs what they reached in one copy and one kernel (`WARPGRAPH_BFS_HOST_ARCS`
@@ -1809,8 +1808,9 @@ impl RankState {
     /// A team of one's run of short levels from `level` (short, its frontier listed in
     /// pieces of `arcs` arcs in all, `rule` what [`RankState::absorb_lists`] would get)
     /// in one cooperative launch of mbfs_short_run, up to the last level whose next one
-    /// is not short by the rule or has more than `run_arcs` arcs, or `last`. It posts `post`: the last level's counts, whether the next level is
-    /// short, the levels run and the arcs still unexplored.
+    /// is not short by the rule or has more than `run_arcs` arcs, or `last`. It posts
+    /// `post`: the last level's counts, whether the next level is short, the levels run
+    /// and the arcs still unexplored.
     fn short_run(
         &mut self,
         gpu: &Gpu,
@@ -1850,9 +1850,10 @@ impl RankState {
             .arg(&post);
         // SAFETY: matches mbfs_short_run on a team of one (every vertex this rank's, its
         // rows every row); listed holds two lists of LISTED_CAP pieces of rows, listed_len
-        // their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words (short_arcs <= LIST_CAP
-        // pairs: a pair per frontier arc); run holds 3 * RUN_SET words, the mailbox
-        // STATS + 3 values; every block is resident (run_blocks, at most resident_grid's).
+        // their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words
+        // (short_arcs <= LIST_CAP pairs: a pair per frontier arc); run holds 3 * RUN_SET
+        // words, the mailbox STATS + 3 values; every block is resident (run_blocks, at
+        // most resident_grid's).
         unsafe { b.launch_cooperative(launch_config(self.run_blocks, THREADS)) }
             .map_err(gpu_err)?;
         Ok(())
