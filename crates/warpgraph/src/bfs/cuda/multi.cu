@@ -487,8 +487,8 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // most short_arcs and, with `alpha` (not 0: the direction switch), at most `unexplored`
 // (the arcs not yet expanded, this level's frontier's included) over alpha. The counters
 // rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
-// suffices (as in bfs.cu's listed_levels). A level is a chain of a dozen round trips to
-// memory, so no two wait on each other where they need not.
+// suffices (as in bfs.cu's listed_levels). A level is a chain of about eight round trips
+// to memory, so no two wait on each other where they need not.
 //
 // At the end block 0 posts the last level's counts (STATS values), whether the next
 // level is short, the levels run and the arcs still unexplored, and leaves listed_len
@@ -514,7 +514,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         u64* set = run + i % 3 * RUN_SET;
         u32* list = i & 1 ? list_b : list_a;
         if (lead) {
-            // Last read at the level before (its pieces' number).
+            // The set of the level before the last: last read just after its barrier.
             u64* later = run + (i + 1) % 3 * RUN_SET;
             for (u32 k = 0; k < RUN_SET; k++) later[k] = 0;
             // The last level's list: not read in the run.
