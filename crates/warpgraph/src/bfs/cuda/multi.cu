@@ -49,37 +49,41 @@ __device__ __forceinline__ void block_add(u64 found, u64 arcs, u64* stats) {
     block_sum_add(arcs, stats + 1);
 }
 
+// Inclusive prefix sum of x over the warp's lanes (every lane calls it); where every x is
+// 0 or 1 (a lane's one claim, a vertex's one piece), a ballot's count.
+__device__ __forceinline__ u32 warp_inclusive(u32 x) {
+    u32 lane = threadIdx.x & 31;
+    if (__all_sync(FULL, x <= 1)) return __popc(__ballot_sync(FULL, x) & (FULL >> (31 - lane)));
+    for (int o = 1; o < 32; o <<= 1) {
+        u32 t = __shfl_up_sync(FULL, x, o);
+        if (lane >= o) x += t;
+    }
+    return x;
+}
+
 // Slots for the lanes with `take` set, in lane order, from one atomic add per warp on
 // *ctr; every lane of the warp calls it. Returns the lane's slot (junk where !take).
 __device__ __forceinline__ u32 warp_slots(u32 take, u32* ctr) {
-    u32 lane = threadIdx.x & 31;
-    u32 incl = take;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 t = __shfl_up_sync(FULL, incl, o);
-        if (lane >= o) incl += t;
-    }
+    u32 incl = warp_inclusive(take);
     u32 total = __shfl_sync(FULL, incl, 31);
     u32 at = 0;
-    if (lane == 31 && total) at = atomicAdd(ctr, total);
+    if ((threadIdx.x & 31) == 31 && total) at = atomicAdd(ctr, total);
     return __shfl_sync(FULL, at, 31) + incl - take;
 }
 
 // Two warp_slots at once (their atomic adds both in flight): slots for the lanes with `a`
 // set on *ca into sa, for those with `b` set on *cb into sb.
-__device__ __forceinline__ void warp_slots2(u32 a, u32* ca, u32 b, u32* cb, u32& sa, u32& sb) {
+__device__ __forceinline__ void warp_slots2(u32 a, u32* ca, bool b, u32* cb, u32& sa, u32& sb) {
     u32 lane = threadIdx.x & 31;
-    u32 ia = a, ib = b;
-    for (int o = 1; o < 32; o <<= 1) {
-        u32 x = __shfl_up_sync(FULL, ia, o), y = __shfl_up_sync(FULL, ib, o);
-        if (lane >= o) ia += x, ib += y;
-    }
+    u32 ia = warp_inclusive(a), mb = __ballot_sync(FULL, b);
+    u32 ta = __shfl_sync(FULL, ia, 31);
     u32 xa = 0, xb = 0;
     if (lane == 31) {
-        if (ia) xa = atomicAdd(ca, ia);
-        if (ib) xb = atomicAdd(cb, ib);
+        if (ta) xa = atomicAdd(ca, ta);
+        if (mb) xb = atomicAdd(cb, __popc(mb));
     }
     sa = __shfl_sync(FULL, xa, 31) + ia - a;
-    sb = __shfl_sync(FULL, xb, 31) + ib - b;
+    sb = __shfl_sync(FULL, xb, 31) + __popc(mb & ((1u << lane) - 1));
 }
 
 // The counters a level adds to, zeroed for the next one: the frontier's counts, the
@@ -331,11 +335,13 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
 // of the warp calls it.
 __device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, u32 cap) {
     u32 lane = threadIdx.x & 31;
-    for (u32 todo = __ballot_sync(FULL, pieces != 0); todo; todo &= todo - 1) {
+    // Each lane its vertex's first piece; then the warp together each vertex's others.
+    if (pieces && at < cap) out[at] = (u64)v << 32;
+    for (u32 todo = __ballot_sync(FULL, pieces > 1); todo; todo &= todo - 1) {
         u32 j = __ffs(todo) - 1;
         u32 pj = __shfl_sync(FULL, pieces, j), aj = __shfl_sync(FULL, at, j);
         u64 vj = __shfl_sync(FULL, v, j);
-        for (u32 c = lane; c < pj && aj + c < cap; c += 32) out[aj + c] = vj << 32 | c;
+        for (u32 c = lane + 1; c < pj && aj + c < cap; c += 32) out[aj + c] = vj << 32 | c;
     }
 }
 
@@ -480,15 +486,17 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // mbfs_absorb makes it from every pair. The claimer sets t's visited bit, counts t and its
 // arcs, lists its pieces for the next level (into listed[(level + 1) & 1]; a next level
 // with more than short_arcs arcs, which is not short, may fill it) and writes (t, u) to
-// the level's list (list_a at the run's even levels, list_b at the odd ones: at most `cap`
-// pairs, a pair per frontier arc at most), for mbfs_front should the level be the run's
+// the level's list (list_a at the run's even levels, list_b at the odd ones: at most
+// short_arcs pairs, a pair per frontier arc at most), for mbfs_front should the level be the run's
 // last. Then a barrier, after which every block reads the counts and decides alike: the
 // next level is short if its frontier is not empty, no pair was lost, its arcs are at
 // most short_arcs and, with `alpha` (not 0: the direction switch), at most `unexplored`
 // (the arcs not yet expanded, this level's frontier's included) over alpha. The counters
 // rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
-// suffices (as in bfs.cu's listed_levels). A level is a chain of about eight round trips
-// to memory, so no two wait on each other where they need not.
+// suffices (as in bfs.cu's listed_levels). A level is a chain of about seven round trips
+// to memory (piece, row offsets, target, claim, slots, the barrier's release and acquire;
+// the next level's first pieces are loaded with the counts), so no two wait on each other
+// where they need not.
 //
 // At the end block 0 posts the last level's counts (STATS values), whether the next
 // level is short, the levels run and the arcs still unexplored, and leaves listed_len
@@ -497,19 +505,38 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 extern "C" __global__ void __launch_bounds__(256)
 mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* parent,
                const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
-               u32* listed_len, u32* list_a, u32* list_b, u32 cap, u64* run, u32* bar,
+               u32* listed_len, u32* list_a, u32* list_b, u64* run, u32* bar,
                u32 level, u32 last, u64 unexplored, u64 alpha, u64 arcs0, u64 run_arcs,
                u64* box, u64 seq) {
     u32 lane = threadIdx.x & 31;
     u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
     u32 warps = gridDim.x * blockDim.x / 32;
     bool lead = blockIdx.x == 0 && threadIdx.x == 0;
+    // The block's counts of a level (found, arcs, lost), and the level's, as read after
+    // its barrier.
+    __shared__ unsigned long long block_counts[3], counts[RUN_SET];
+    if (threadIdx.x < 3) block_counts[threadIdx.x] = 0;
     if (lead)
         for (u32 k = 0; k < 3 * RUN_SET; k++) run[k] = 0;
     // The level's pieces and their arcs.
     u32 len = ld(listed_len + (level & 1));
     u64 level_arcs = arcs0;
+    // The pieces a warp takes a round (see above).
+    auto fan = [&]() {
+        u32 g = 32;
+        while (g > 1 && g * level_arcs > 32ull * len) g >>= 1;
+        return g;
+    };
+    // The warp's first piece of the level, loaded at the barrier before it together with
+    // the counts (one round trip fewer a level), for g pieces a warp (the last level's:
+    // a level's mostly are), its lane's piece; loaded again where g is not.
+    u32 pre_g = fan();
+    auto prefetch = [&](const u64* pieces) {
+        u32 p = warp * pre_g + lane;
+        return lane < pre_g && p < listed_cap ? __ldcg(pieces + p) : 0;
+    };
     grid_sync_flat(bar);
+    u64 pre = prefetch(listed + (u64)(level & 1) * listed_cap);
     for (u32 i = 0;; i++, level++) {
         u64* set = run + i % 3 * RUN_SET;
         u32* list = i & 1 ? list_b : list_a;
@@ -523,8 +550,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         const u64* pieces = listed + (u64)(level & 1) * listed_cap;
         u64* out = listed + (u64)((level + 1) & 1) * listed_cap;
         u32* out_len = (u32*)(set + 3);
-        u32 g = 32;
-        while (g > 1 && g * level_arcs > 32ull * len) g >>= 1;
+        u32 g = fan();
         u64 found = 0, arcs = 0;
         bool lost = false;
         // Every lane of a warp runs the same rounds (the shuffles, put_pieces and
@@ -533,7 +559,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
             u32 p = p0 + lane, u = 0, count = 0;
             u64 first = 0;
             if (lane < g && p < len) {
-                u64 pc = __ldcg(pieces + p);
+                u64 pc = p0 == warp * g && g == pre_g ? pre : __ldcg(pieces + p);
                 u = pc >> 32;
                 first = off[u] + (u64)(u32)pc * piece;
                 count = (u32)(min(off[u + 1], first + piece) - first);
@@ -571,7 +597,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
                 warp_slots2(np, out_len, claim, list, at, slot);
                 put_pieces(t, np, at, out, listed_cap);
                 if (claim) {
-                    if (slot < cap) {
+                    if (slot < short_arcs) {
                         list[1 + 2 * slot] = t;
                         list[2 + 2 * slot] = from;
                     } else {
@@ -580,19 +606,34 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
                 }
             }
         }
-        // The warp's counts, one atomic add each (none for nothing).
-        for (int o = 16; o > 0; o >>= 1) {
-            found += __shfl_xor_sync(FULL, found, o);
-            arcs += __shfl_xor_sync(FULL, arcs, o);
-        }
+        // The block's counts, one atomic add each (none for nothing): the warps' sums
+        // into shared memory first (an add per warp held hundreds on two words).
+        found = __reduce_add_sync(FULL, (u32)found);
+        for (int o = 16; o > 0; o >>= 1) arcs += __shfl_xor_sync(FULL, arcs, o);
         if (lane == 0 && found) {
-            atomicAdd(set, found);
-            atomicAdd(set + 1, arcs);
+            atomicAdd(&block_counts[0], found);
+            atomicAdd(&block_counts[1], arcs);
         }
-        if (lost) set[2] = 1;
+        if (lost) block_counts[2] = 1;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            if (block_counts[0]) {
+                atomicAdd(set, block_counts[0]);
+                atomicAdd(set + 1, block_counts[1]);
+            }
+            if (block_counts[2]) set[2] = 1;
+            for (u32 k = 0; k < 3; k++) block_counts[k] = 0;
+        }
         grid_sync_flat(bar);
-        u64 nf = __ldcg(set), mf = __ldcg(set + 1), lost_any = __ldcg(set + 2);
-        len = (u32)__ldcg(set + 3);
+        // The next level's first pieces in flight while one thread reads the counts for
+        // the block (every thread's load of the same words queued at one L2 slice).
+        pre_g = g;
+        pre = prefetch(out);
+        if (threadIdx.x == 0)
+            for (u32 k = 0; k < RUN_SET; k++) counts[k] = __ldcg(set + k);
+        __syncthreads();
+        u64 nf = counts[0], mf = counts[1], lost_any = counts[2];
+        len = (u32)counts[3];
         level_arcs = mf;
         bool next = nf > 0 && lost_any == 0 && mf <= short_arcs &&
                     (alpha == 0 || mf <= unexplored / alpha);

@@ -1384,13 +1384,7 @@ impl RankState {
                             Some((_, l)) if l > level => l - 1,
                             _ => u32::MAX,
                         };
-                        let rule = NextRule {
-                            unexplored,
-                            frontier_arcs: Some(0),
-                            alpha: alpha_rule,
-                            next_cap: self.list_cap as u32,
-                        };
-                        self.short_run(gpu, level, rule, mf, last, post)?;
+                        self.short_run(gpu, level, mf, unexplored, alpha_rule, last, post)?;
                         step(&mut self.steps, gpu, "run")?;
                     } else if let Some(short) = short {
                         // Every rank's list to every rank, which builds the next frontier
@@ -1806,22 +1800,25 @@ impl RankState {
     }
 
     /// A team of one's run of short levels from `level` (short, its frontier listed in
-    /// pieces of `arcs` arcs in all, `rule` what [`RankState::absorb_lists`] would get)
-    /// in one cooperative launch of mbfs_short_run, up to the last level whose next one
-    /// is not short by the rule or has more than `run_arcs` arcs, or `last`. It posts
-    /// `post`: the last level's counts, whether the next level is short, the levels run
-    /// and the arcs still unexplored.
+    /// pieces of `arcs` arcs in all; `unexplored` arcs in no frontier up to this one) in
+    /// one cooperative launch of mbfs_short_run, up to the last level whose next one is
+    /// not short (more arcs than the lists' bound or, with `alpha` not 0, than the arcs
+    /// left over alpha) or has more than `run_arcs` arcs, or `last`. It posts `post`: the
+    /// last level's counts, whether the next level is short, the levels run and the arcs
+    /// still unexplored.
+    #[allow(clippy::too_many_arguments)]
     fn short_run(
         &mut self,
         gpu: &Gpu,
         level: u32,
-        rule: NextRule,
         arcs: u64,
+        unexplored: u64,
+        alpha: u64,
         last: u32,
         post: u64,
     ) -> Result<()> {
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
-        let short_arcs = rule.next_cap;
+        let short_arcs = self.list_cap as u32;
         let dev = self.mailbox[level as usize & 1].device();
         let mut b = gpu.stream().launch_builder(&self.k.short_run);
         b.arg(&self.out.0)
@@ -1837,13 +1834,12 @@ impl RankState {
             .arg(&mut self.counters.listed_len)
             .arg(&mut self.counters.list)
             .arg(&mut self.lists)
-            .arg(&short_arcs)
             .arg(&mut self.run)
             .arg(&mut self.run_bar)
             .arg(&level)
             .arg(&last)
-            .arg(&rule.unexplored)
-            .arg(&rule.alpha)
+            .arg(&unexplored)
+            .arg(&alpha)
             .arg(&arcs)
             .arg(&self.run_arcs)
             .arg(&dev)
