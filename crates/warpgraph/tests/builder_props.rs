@@ -98,6 +98,9 @@ proptest! {
         // Degrees sum to the arc count.
         let degree_sum: u64 = (0..n as u32).map(|v| g.out().degree(v)).sum();
         prop_assert_eq!(degree_sum, g.num_arcs());
+        // The largest degree is the rows' longest.
+        let widest = want.iter().map(|r| r.len() as u64).max().unwrap_or(0);
+        prop_assert_eq!(g.out().max_degree(), widest);
         // Every input edge is present (unless its policy removed it).
         for &(u, v, _) in &edges {
             let present = g.neighbors(u).contains(&v);

@@ -126,6 +126,15 @@ impl Csr {
         self.offsets[v + 1] - self.offsets[v]
     }
 
+    /// The largest number of arcs leaving one vertex (0 without vertices).
+    pub fn max_degree(&self) -> u64 {
+        self.offsets
+            .par_windows(2)
+            .map(|w| w[1] - w[0])
+            .max()
+            .unwrap_or(0)
+    }
+
     /// An arc `u -> v` without a matching `v -> u` of equal weight, if any.
     ///
     /// Rows are sorted with parallel arcs in input order, so the k-th copy of target `v` in

@@ -345,7 +345,7 @@ impl GpuBfs {
         let never = never_reached(g.incoming(), words);
         let tau = hub_threshold(g.out());
         let hub_all: Vec<u32> = (0..n as u32).filter(|&v| g.out().degree(v) > tau).collect();
-        let widest = (0..n as u32).map(|v| g.out().degree(v)).max().unwrap_or(0);
+        let widest = g.out().max_degree();
         let bfs = GpuBfs {
             k,
             n: n as u32,

@@ -1340,8 +1340,13 @@ impl RankState {
                 && self.fail_at.map(|(_, l)| l) != Some(level + 1);
             // A team of one runs such levels of at most RUN_ARCS arcs in one launch instead,
             // on to the last whose next level is not (or to the level before the one a test
-            // stops at).
-            let run = go_ahead && m.world == 1 && self.run_blocks > 0 && mf <= self.run_arcs;
+            // stops at), unless this level was queued ahead already (after one of more
+            // arcs: its kernels have run, and the next is queued ahead as before).
+            let run = go_ahead
+                && queued.is_none()
+                && m.world == 1
+                && self.run_blocks > 0
+                && mf <= self.run_arcs;
             let list_cap = self.list_cap as u64;
             let next_cap = |known: u64| -> u32 {
                 // A team of one's list costs nothing to bound loosely; other ranks
