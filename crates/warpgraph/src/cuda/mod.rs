@@ -479,12 +479,28 @@ impl Gpu {
 
     /// Starts timing the work queued from now on (see [`Timer`]).
     pub(crate) fn timer(&self) -> Result<Timer> {
-        let wall = Instant::now();
-        let start = self
-            .stream
+        self.timer_after(None)
+    }
+
+    /// A timing event on the stream, for [`Gpu::timer_after`].
+    pub(crate) fn mark(&self) -> Result<CudaEvent> {
+        self.stream
             .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-            .map_err(gpu_err)?;
-        Ok(Timer { start, wall })
+            .map_err(gpu_err)
+    }
+
+    /// As [`Gpu::timer`], after a wait queued on the stream since `before` (from
+    /// [`Gpu::mark`], with the stream idle): the time the GPU spent in it is left out of
+    /// the wall-clock time too. (A team's ranks meet so before each search; one rank may
+    /// come late, busy with the last search's tree.)
+    pub(crate) fn timer_after(&self, before: Option<CudaEvent>) -> Result<Timer> {
+        let wall = Instant::now();
+        let start = self.mark()?;
+        Ok(Timer {
+            start,
+            wall,
+            before,
+        })
     }
 }
 
@@ -493,23 +509,27 @@ impl Gpu {
 pub(crate) struct Timer {
     start: CudaEvent,
     wall: Instant,
+    /// An event before a wait that ends at `start`, left out of the wall-clock time.
+    before: Option<CudaEvent>,
 }
 
 impl Timer {
     /// Marks the end of the kernels (call after the last launch, before copying results).
     pub(crate) fn kernels_done(&self, gpu: &Gpu) -> Result<CudaEvent> {
-        gpu.stream
-            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-            .map_err(gpu_err)
+        gpu.mark()
     }
 
     /// The times, once `end` (from [`Timer::kernels_done`]) has completed.
     pub(crate) fn finish(self, end: &CudaEvent) -> Result<GpuTimes> {
         end.synchronize().map_err(gpu_err)?;
         let ms = self.start.elapsed_ms(end).map_err(gpu_err)?;
+        let waited = match &self.before {
+            Some(before) => f64::from(before.elapsed_ms(&self.start).map_err(gpu_err)?) / 1e3,
+            None => 0.0,
+        };
         Ok(GpuTimes {
             kernel_seconds: f64::from(ms) / 1e3,
-            total_seconds: self.wall.elapsed().as_secs_f64(),
+            total_seconds: (self.wall.elapsed().as_secs_f64() - waited).max(0.0),
         })
     }
 }
