@@ -347,6 +347,48 @@ fn searches_into_a_reused_tree() {
     }
 }
 
+/// A search's time is its own: the caller's look at the last tree (here 300 ms of sleep
+/// after each), while the other ranks wait for rank 0 to start the next search, counts in
+/// no search's time, end to end or in kernels (over NCCL the other GPUs wait for it at
+/// the start; it counted before, the team's time being the slowest rank's).
+#[test]
+fn a_slow_look_at_the_tree_is_not_timed() {
+    if common::teams().is_empty() {
+        return;
+    }
+    let g = generated(
+        Generator::Kronecker {
+            scale: 12,
+            edge_factor: 8,
+        },
+        false,
+    );
+    let sources = warpgraph::bench::pick_sources(&g, 3, 2);
+    let searches: Vec<_> = sources
+        .iter()
+        .map(|&s| (s, BfsOptions::default()))
+        .collect();
+    for team in common::teams() {
+        let size = team.describe();
+        let mut tree = BfsTree::default();
+        let mut times = Vec::new();
+        bfs_team_visit(&team, &g, &searches, &mut tree, |s| {
+            times.push(s.times);
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("team of {size}: {e}"));
+        assert_eq!(times.len(), searches.len());
+        // The first search waits for no look; the later ones would each have counted one.
+        for (i, t) in times.iter().enumerate() {
+            assert!(
+                t.seconds < 0.15 && t.kernel_seconds.unwrap() < 0.15,
+                "team of {size}, search {i}: {t:?} (a 4,096-vertex graph)"
+            );
+        }
+    }
+}
+
 /// A rank that stops mid-search (at the start of a level, the others on their way into
 /// that level's exchange, over NCCL stuck in it) stops the whole team with its own error,
 /// no rank left waiting; the same GPUs then serve the next team.
