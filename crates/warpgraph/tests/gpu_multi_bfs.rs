@@ -160,6 +160,19 @@ proptest! {
     }
 }
 
+/// A search from each of `sources` with the default options.
+fn with_defaults(sources: &[u32]) -> Vec<(u32, BfsOptions)> {
+    sources
+        .iter()
+        .map(|&s| (s, BfsOptions::default()))
+        .collect()
+}
+
+/// An undirected Kronecker graph of 2^`scale` vertices and `edge_factor` edges a vertex.
+fn kronecker(scale: u32, edge_factor: u32) -> Graph {
+    generated(Generator::Kronecker { scale, edge_factor }, false)
+}
+
 fn generated(gen: Generator, directed: bool) -> Graph {
     let opts = GenerateOptions {
         undirected: !directed,
@@ -280,23 +293,14 @@ fn searches_into_a_reused_tree() {
     if common::teams().is_empty() {
         return;
     }
-    let g = generated(
-        Generator::Kronecker {
-            scale: 14,
-            edge_factor: 8,
-        },
-        false,
-    );
+    let g = kronecker(14, 8);
     // Roots of different depths, an unreached vertex's too (Kronecker graphs have many
     // isolated ones), so each search must write over every entry of the last.
     let mut sources = warpgraph::bench::pick_sources(&g, 3, 11);
     let isolated = (0..g.num_vertices() as u32).find(|&v| g.out().degree(v) == 0);
     sources.extend(isolated);
     sources.push(sources[0]);
-    let searches: Vec<_> = sources
-        .iter()
-        .map(|&s| (s, BfsOptions::default()))
-        .collect();
+    let searches = with_defaults(&sources);
     for team in common::teams() {
         let size = team.describe();
         let mut tree = BfsTree::default();
@@ -356,18 +360,9 @@ fn a_slow_look_at_the_tree_is_not_timed() {
     if common::teams().is_empty() {
         return;
     }
-    let g = generated(
-        Generator::Kronecker {
-            scale: 12,
-            edge_factor: 8,
-        },
-        false,
-    );
+    let g = kronecker(12, 8);
     let sources = warpgraph::bench::pick_sources(&g, 3, 2);
-    let searches: Vec<_> = sources
-        .iter()
-        .map(|&s| (s, BfsOptions::default()))
-        .collect();
+    let searches = with_defaults(&sources);
     for team in common::teams() {
         let size = team.describe();
         let mut tree = BfsTree::default();
@@ -446,13 +441,7 @@ fn a_team_joins_through_the_id_file() {
         eprintln!("skipped: needs two GPUs");
         return;
     }
-    let g = generated(
-        Generator::Kronecker {
-            scale: 12,
-            edge_factor: 8,
-        },
-        false,
-    );
+    let g = kronecker(12, 8);
     let sources = warpgraph::bench::pick_sources(&g, 2, 9);
     let dir = tempfile::tempdir().unwrap();
     let id_file = dir.path().join("job.id");
