@@ -528,9 +528,10 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         while (g > 1 && g * level_arcs > 32ull * len) g >>= 1;
         return g;
     };
-    // The warp's first piece of the level, loaded at the barrier before it together with
-    // the counts (one round trip fewer a level), for g pieces a warp (the last level's:
-    // a level's mostly are), its lane's piece; loaded again where g is not.
+    // Each lane's piece of the warp's first round of the next level, loaded right after
+    // the barrier, while the counts are read (one round trip fewer a level). It assumes
+    // the next level takes as many pieces a warp (pre_g) as this one; where it does not
+    // (g != pre_g), the piece is loaded again.
     u32 pre_g = fan();
     auto prefetch = [&](const u64* pieces) {
         u32 p = warp * pre_g + lane;
