@@ -223,8 +223,9 @@ fn generated_graphs_match_the_cpu() {
 
 /// A sparse directed graph (132 vertices, out-degrees up to 4) whose searches under a list
 /// bound of 7 (runs of short levels up to 3 arcs) switch between a team of one's runs,
-/// queued short levels and bitmap levels: a case that made a run's GPU and host disagree
-/// (a lane per vertex tried in the thirty-ninth session, not kept).
+/// queued short levels and bitmap levels; among them a level queued ahead (after one of 4
+/// to 7 arcs) with at most 3 arcs itself, which the host once also took for a run (its
+/// counts then read from a post no run had made).
 #[test]
 fn runs_queued_and_bitmap_levels_alternate() {
     if common::teams().is_empty() {

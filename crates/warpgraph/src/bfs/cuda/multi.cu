@@ -487,11 +487,12 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // arcs, lists its pieces for the next level (into listed[(level + 1) & 1]; a next level
 // with more than short_arcs arcs, which is not short, may fill it) and writes (t, u) to
 // the level's list (list_a at the run's even levels, list_b at the odd ones: at most
-// short_arcs pairs, a pair per frontier arc at most), for mbfs_front should the level be the run's
-// last. Then a barrier, after which every block reads the counts and decides alike: the
-// next level is short if its frontier is not empty, no pair was lost, its arcs are at
-// most short_arcs and, with `alpha` (not 0: the direction switch), at most `unexplored`
-// (the arcs not yet expanded, this level's frontier's included) over alpha. The counters
+// short_arcs pairs, a pair per frontier arc at most), for mbfs_front should the level be
+// the run's last. Then a barrier, after which every block reads the counts (one thread
+// for the block, into shared memory) and decides alike: the next level is short if its
+// frontier is not empty, no pair was lost, its arcs are at most short_arcs and, with
+// `alpha` (not 0: the direction switch), at most `unexplored` (the arcs not yet
+// expanded, this level's frontier's included) over alpha. The counters
 // rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
 // suffices (as in bfs.cu's listed_levels). A level is a chain of about seven round trips
 // to memory (piece, row offsets, target, claim, slots, the barrier's release and acquire;
@@ -527,9 +528,10 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         while (g > 1 && g * level_arcs > 32ull * len) g >>= 1;
         return g;
     };
-    // The warp's first piece of the level, loaded at the barrier before it together with
-    // the counts (one round trip fewer a level), for g pieces a warp (the last level's:
-    // a level's mostly are), its lane's piece; loaded again where g is not.
+    // Each lane's piece of the warp's first round of the next level, loaded right after
+    // the barrier, while the counts are read (one round trip fewer a level). It assumes
+    // the next level takes as many pieces a warp (pre_g) as this one; where it does not
+    // (g != pre_g), the piece is loaded again.
     u32 pre_g = fan();
     auto prefetch = [&](const u64* pieces) {
         u32 p = warp * pre_g + lane;
