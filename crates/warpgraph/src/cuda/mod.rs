@@ -482,26 +482,45 @@ impl Gpu {
         self.timer_after(None)
     }
 
-    /// A timing event on the stream, for [`Gpu::timer_after`].
+    /// A timing event on the stream.
     pub(crate) fn mark(&self) -> Result<CudaEvent> {
         self.stream
             .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(gpu_err)
     }
 
-    /// As [`Gpu::timer`], after a wait queued on the stream since `before` (from
-    /// [`Gpu::mark`], with the stream idle): the time the GPU spent in it is left out of
-    /// the wall-clock time too. (A team's ranks meet so before each search; one rank may
-    /// come late, busy with the last search's tree.)
-    pub(crate) fn timer_after(&self, before: Option<CudaEvent>) -> Result<Timer> {
+    /// Where a wait about to be queued on the stream begins, on the host and on the GPU,
+    /// for [`Gpu::timer_after`].
+    pub(crate) fn wait_start(&self) -> Result<WaitStart> {
         let wall = Instant::now();
-        let start = self.mark()?;
+        Ok(WaitStart {
+            event: self.mark()?,
+            wall,
+        })
+    }
+
+    /// As [`Gpu::timer`], after a wait queued on the stream since `wait` (from
+    /// [`Gpu::wait_start`], with the stream idle then): the time the GPU spent from there
+    /// to the timer's start is left out of the wall-clock time, which starts at `wait`
+    /// (so a host that blocked in the wait is left out with it). A team's ranks meet so
+    /// before each search; one rank may come late, busy with the last search's tree.
+    pub(crate) fn timer_after(&self, wait: Option<WaitStart>) -> Result<Timer> {
+        let (wall, before) = match wait {
+            Some(w) => (w.wall, Some(w.event)),
+            None => (Instant::now(), None),
+        };
         Ok(Timer {
-            start,
+            start: self.mark()?,
             wall,
             before,
         })
     }
+}
+
+/// See [`Gpu::wait_start`].
+pub(crate) struct WaitStart {
+    event: CudaEvent,
+    wall: Instant,
 }
 
 /// Times GPU work two ways: kernel time between two CUDA events on the stream, and the
@@ -509,7 +528,8 @@ impl Gpu {
 pub(crate) struct Timer {
     start: CudaEvent,
     wall: Instant,
-    /// An event before a wait that ends at `start`, left out of the wall-clock time.
+    /// An event before a wait that ends at `start`, left out of the wall-clock time
+    /// (which starts before it).
     before: Option<CudaEvent>,
 }
 
@@ -527,9 +547,11 @@ impl Timer {
             Some(before) => f64::from(before.elapsed_ms(&self.start).map_err(gpu_err)?) / 1e3,
             None => 0.0,
         };
+        let kernel_seconds = f64::from(ms) / 1e3;
         Ok(GpuTimes {
-            kernel_seconds: f64::from(ms) / 1e3,
-            total_seconds: (self.wall.elapsed().as_secs_f64() - waited).max(0.0),
+            kernel_seconds,
+            // Never below the kernels' time, whatever the two clocks' skew.
+            total_seconds: (self.wall.elapsed().as_secs_f64() - waited).max(kernel_seconds),
         })
     }
 }

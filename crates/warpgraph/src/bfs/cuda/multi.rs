@@ -1208,9 +1208,9 @@ impl RankState {
         // of a process comes late by its caller's look at the last search's tree (the
         // bench's verifier: 2.7 s on 2 H200s at Kronecker 26, all of it counted in the
         // other rank's time, so the team's, before).
-        let before = gpu.mark()?;
+        let wait = gpu.wait_start()?;
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
-        let timer = gpu.timer_after(Some(before))?;
+        let timer = gpu.timer_after(Some(wait))?;
         {
             let mut b = stream.launch_builder(&self.k.reset);
             b.arg(&mut self.front)
