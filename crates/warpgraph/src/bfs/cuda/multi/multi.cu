@@ -566,11 +566,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
                 first = off[u] + (u64)(u32)pc * piece;
                 count = (u32)(min(off[u + 1], first + piece) - first);
             }
-            u32 incl = count;
-            for (int o = 1; o < 32; o <<= 1) {
-                u32 x = __shfl_up_sync(FULL, incl, o);
-                if (lane >= o) incl += x;
-            }
+            u32 incl = warp_inclusive(count);
             u32 excl = incl - count, total = __shfl_sync(FULL, incl, 31);
             for (u32 base = 0; base < total; base += 32) {
                 // Arc k of the warp's: in the piece of the first lane j whose inclusive
