@@ -281,9 +281,53 @@ fn edge_cases() {
         &[(LIST_CAP, 0, WHOLE_DEGREE), (LIST_CAP, 2000, NEVER)],
     );
     check(&common::graph(1, &[], Weights::None, true), &[0]);
+    // The broom's last level is leaves only, which a search ends at without expanding
+    // (each has just the arc to its parent), whether that level came in a run of short
+    // levels, queued ahead or as a bitmap; as a directed graph (the same arcs, outward) it
+    // must not, until no frontier arc is left.
+    for directed in [false, true] {
+        check_lists(
+            &common::graph(40, &broom(), Weights::None, directed),
+            &[0, 15],
+            &[(7, 0, 2), (3, 0, NEVER), (0, 0, 0)],
+        );
+    }
     let path: Vec<(u32, u32)> = (0..4999).map(|v| (v, v + 1)).collect();
     check(&common::graph(5000, &path, Weights::None, true), &[0]);
     check(&common::graph(5000, &path, Weights::None, false), &[2500]);
+}
+
+/// A path of 30 vertices, 0 to 29, with 10 leaves (30 to 39) on vertex 29.
+fn broom() -> Vec<(u32, u32)> {
+    let mut arcs: Vec<(u32, u32)> = (0..29).map(|v| (v, v + 1)).collect();
+    arcs.extend((30..40).map(|v| (29, v)));
+    arcs
+}
+
+/// A search ends at a level that can find nothing without expanding it: on the broom
+/// (undirected), from 0 the leaves at level 30, from 29 vertex 0 at level 29, each with
+/// just the arc to its parent; directed, the levels whose vertices have no arcs out.
+#[test]
+fn a_level_that_can_find_nothing_is_not_expanded() {
+    for team in common::teams() {
+        let size = team.describe();
+        for (directed, levels) in [(false, [30, 29]), (true, [30, 1])] {
+            let g = common::graph(40, &broom(), Weights::None, directed);
+            let searches = with_defaults(&[0, 29]);
+            // Every level on the GPUs: short ones (runs, queued ahead) or bitmaps only.
+            for c in [LIST_CAP, 7, 0] {
+                let runs = bfs_team_lists(&team, &g, &searches, c, 0, WHOLE_DEGREE)
+                    .unwrap_or_else(|e| panic!("team of {size}: {e}"));
+                assert_eq!(
+                    runs.levels, levels,
+                    "team of {size}, directed {directed}, lists up to {c}"
+                );
+            }
+            // The defaults, the host taking the first levels (here all).
+            let runs = bfs_team(&team, &g, &[0, 29], &BfsOptions::default()).unwrap();
+            assert_eq!(runs.levels, levels, "team of {size}, directed {directed}");
+        }
+    }
 }
 
 /// `bfs_team_visit` writes every search into the caller's tree, its vectors kept, and

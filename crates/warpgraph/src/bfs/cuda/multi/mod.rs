@@ -70,7 +70,10 @@
 //! out-arcs in all, the host expands them itself (every process alike, from its copy of
 //! the graph, with the same rule for parents) while the GPUs clear their arrays, and
 //! hands the GPUs what they reached in one copy and one kernel (`WARPGRAPH_BFS_HOST_ARCS`
-//! sets the bound; 0 leaves every level to the GPUs).
+//! sets the bound; 0 leaves every level to the GPUs). Nor does a last level that can find
+//! nothing: a frontier without arcs, or in an undirected graph one whose vertices each
+//! have just the arc to their parent (a power-law graph's last level is often such), ends
+//! the search unexpanded.
 //!
 //! `WARPGRAPH_TRACE=1` prints each rank's levels once its search is done (events on the
 //! stream, read afterwards: the levels run as untraced, but for the queueing ahead and a

@@ -369,7 +369,8 @@ __device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, 
 // bound the queued level was given) and, with `alpha` (not 0: the direction switch),
 // at most the arcs still unexplored over alpha: `unexplored` (before this level's
 // frontier) less this level's frontier's arcs (`frontier_arcs`, or where that is ~0, as
-// the last mbfs_absorb left them in ahead[2]). Such a queued level's kernels (`gated`)
+// the last mbfs_absorb left them in ahead[2]); and it can find a vertex (`spent` in
+// rank.rs, `undirected` as the graph). Such a queued level's kernels (`gated`)
 // do nothing unless its flag is set; the host, which finds the same from the counts,
 // queues the right level after one that did nothing.
 //
@@ -383,7 +384,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
                                        u32* ticket, u64* box, u64 seq, u64* listed,
                                        u32 listed_cap, u32 piece, u32 short_arcs, u64* ahead,
                                        u32 gated, u64 unexplored, u64 frontier_arcs, u64 alpha,
-                                       u64 next_cap) {
+                                       u64 next_cap, u32 undirected) {
     if (gated && !ahead[level & 1]) return;
     clear(COUNTER_ARGS, false);
     // A list longer than its cap lost pairs: flagged for the host (stats[2]), which
@@ -458,7 +459,10 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
         }
         u64 before = frontier_arcs == ~0ull ? ahead[2] : frontier_arcs;
         u64 left = unexplored > before ? unexplored - before : 0;
-        bool next = counts[0] > 0 && counts[2] == 0 && counts[1] <= next_cap &&
+        // Not short either if it can find nothing (`spent` in rank.rs: the host ends the
+        // search there).
+        bool next = counts[0] > 0 && counts[1] > (undirected ? counts[0] : 0) &&
+                    counts[2] == 0 && counts[1] <= next_cap &&
                     (alpha == 0 || counts[1] <= left / alpha);
         ahead[(level + 1) & 1] = next;
         ahead[2] = counts[1];
@@ -492,7 +496,8 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // for the block, into shared memory) and decides alike: the next level is short if its
 // frontier is not empty, no pair was lost, its arcs are at most short_arcs and, with
 // `alpha` (not 0: the direction switch), at most `unexplored` (the arcs not yet
-// expanded, this level's frontier's included) over alpha. The counters
+// expanded, this level's frontier's included) over alpha; and it can find a vertex
+// (`spent` in rank.rs: some arc, and with `undirected` more arcs than vertices). The counters
 // rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
 // suffices (as in bfs.cu's listed_levels). A level is a chain of about seven round trips
 // to memory (piece, row offsets, target, claim, slots, the barrier's release and acquire;
@@ -507,7 +512,8 @@ extern "C" __global__ void __launch_bounds__(256)
 mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* parent,
                const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
                u32* listed_len, u32* list_a, u32* list_b, u64* run, u32* bar,
-               u32 level, u32 last, u64 unexplored, u64 alpha, u64 arcs0, u64 run_arcs,
+               u32 level, u32 last, u64 unexplored, u64 alpha, u32 undirected, u64 arcs0,
+               u64 run_arcs,
                u64* box, u64 seq) {
     u32 lane = threadIdx.x & 31;
     u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -633,8 +639,8 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         u64 nf = counts[0], mf = counts[1], lost_any = counts[2];
         len = (u32)counts[3];
         level_arcs = mf;
-        bool next = nf > 0 && lost_any == 0 && mf <= short_arcs &&
-                    (alpha == 0 || mf <= unexplored / alpha);
+        bool next = nf > 0 && mf > (undirected ? nf : 0) && lost_any == 0 &&
+                    mf <= short_arcs && (alpha == 0 || mf <= unexplored / alpha);
         if (next && mf <= run_arcs && level + 1 <= last) {
             unexplored -= mf;
             continue;

@@ -30,14 +30,25 @@ struct Short {
 /// What mbfs_absorb needs to decide whether the level after its own is short, for one
 /// queued ahead (see multi.cu): the arcs unexplored before the frontier it absorbs, that
 /// frontier's arcs (`None`: as the last mbfs_absorb counted them, for a level queued
-/// before they were known), the switch's alpha (0: top-down only) and the next level's
-/// lists' bound.
+/// before they were known), the switch's alpha (0: top-down only), the next level's
+/// lists' bound, and whether the graph is undirected (see [`spent`]).
 #[derive(Clone, Copy)]
 struct NextRule {
     unexplored: u64,
     frontier_arcs: Option<u64>,
     alpha: u64,
     next_cap: u32,
+    undirected: bool,
+}
+
+/// Whether the frontier of `level`, `nf` vertices with `mf` out-arcs in all, can find no
+/// vertex, so that the search ends without expanding it: it has no arcs, or (past the
+/// source, in an undirected graph) each of its vertices has one arc, the one back to its
+/// parent. On a power-law graph the last level often is such (Kronecker 24: 35 vertices
+/// of 35 arcs), and on several GPUs a level costs an exchange however small.
+/// mbfs_absorb and mbfs_short_run apply the same rule to the level after theirs.
+fn spent(level: u32, nf: u64, mf: u64, undirected: bool) -> bool {
+    mf == 0 || (level > 0 && undirected && mf == nf)
 }
 
 /// One search as a rank saw it.
@@ -522,7 +533,8 @@ impl RankState {
         // Whether the level before ended a team of one's run of short levels.
         let mut ran = false;
         let mut nothing_left = false;
-        while nf > 0 && !nothing_left {
+        let undirected = !g.is_directed();
+        while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected) {
             if self.fail_at == Some((m.rank, level)) {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: stopped at level {level}, as asked (a test of the \
@@ -661,7 +673,8 @@ impl RankState {
                             Some((_, l)) if l > level => l - 1,
                             _ => u32::MAX,
                         };
-                        self.short_run(gpu, level, mf, unexplored, alpha_rule, last, post)?;
+                        let rule = (alpha_rule, undirected);
+                        self.short_run(gpu, level, mf, unexplored, rule, last, post)?;
                         step(&mut self.steps, gpu, "run")?;
                     } else if let Some(short) = short {
                         // Every rank's list to every rank, which builds the next frontier
@@ -672,6 +685,7 @@ impl RankState {
                             frontier_arcs: Some(0),
                             alpha: alpha_rule,
                             next_cap: then,
+                            undirected,
                         };
                         self.absorb_lists(m, short, level, rule, post)?;
                         step(&mut self.steps, gpu, "absorb")?;
@@ -716,6 +730,7 @@ impl RankState {
                     frontier_arcs: None,
                     alpha: alpha_rule,
                     next_cap: next_cap(mf),
+                    undirected,
                 };
                 self.absorb_lists(m, s, next, rule, post)?;
                 self.posted[box_].record(&stream).map_err(gpu_err)?;
@@ -1080,7 +1095,8 @@ impl RankState {
     /// pieces of `arcs` arcs in all; `unexplored` arcs in no frontier up to this one) in
     /// one cooperative launch of mbfs_short_run, up to the last level whose next one is
     /// not short (more arcs than the lists' bound or, with `alpha` not 0, than the arcs
-    /// left over alpha) or has more than `run_arcs` arcs, or `last`. It posts `post`: the
+    /// left over alpha; or [`spent`], `undirected` as the graph) or has more than
+    /// `run_arcs` arcs, or `last`. It posts `post`: the
     /// last level's counts, whether the next level is short, the levels run and the arcs
     /// still unexplored.
     #[allow(clippy::too_many_arguments)]
@@ -1090,11 +1106,12 @@ impl RankState {
         level: u32,
         arcs: u64,
         unexplored: u64,
-        alpha: u64,
+        (alpha, undirected): (u64, bool),
         last: u32,
         post: u64,
     ) -> Result<()> {
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
+        let undirected = u32::from(undirected);
         let short_arcs = self.list_cap as u32;
         let dev = self.mailbox[level as usize & 1].device();
         let mut b = gpu.stream().launch_builder(&self.k.short_run);
@@ -1117,6 +1134,7 @@ impl RankState {
             .arg(&last)
             .arg(&unexplored)
             .arg(&alpha)
+            .arg(&undirected)
             .arg(&arcs)
             .arg(&self.run_arcs)
             .arg(&dev)
@@ -1195,12 +1213,14 @@ impl RankState {
         let gated = u32::from(short.ahead);
         let frontier_arcs = rule.frontier_arcs.unwrap_or(u64::MAX);
         let next_cap = u64::from(rule.next_cap);
+        let undirected = u32::from(rule.undirected);
         b.arg(&mut self.ahead)
             .arg(&gated)
             .arg(&rule.unexplored)
             .arg(&frontier_arcs)
             .arg(&rule.alpha)
-            .arg(&next_cap);
+            .arg(&next_cap)
+            .arg(&undirected);
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
         // counts, the mailbox STATS + 1 values, listed two lists of LISTED_CAP entries,
