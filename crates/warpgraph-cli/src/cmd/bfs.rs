@@ -104,7 +104,7 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
                 eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
                 return Ok(());
             }
-            let name = format!("bfs-team ({} levels)", ran.1);
+            let name = format!("bfs-team ({} levels expanded)", ran.1);
             (tree, ran.0, name, spec.describe())
         }
     };

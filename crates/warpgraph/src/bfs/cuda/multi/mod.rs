@@ -147,7 +147,8 @@ pub struct TeamRuns {
     /// every GPU holding its range's depths and parents (for a team spread over
     /// processes: to the tree in rank 0's GPU memory).
     pub times: Vec<RunTimes>,
-    /// Levels of each search.
+    /// Levels each search expanded, the host's first ones included (a level that can find
+    /// nothing is not expanded, so this may be the tree's depth, not its depth + 1).
     pub levels: Vec<u32>,
     /// Seconds to set the team up: communicators, partition and upload.
     pub setup_seconds: f64,
@@ -258,7 +259,7 @@ pub struct TeamSearch<'a> {
     /// its range's depths and parents (for a team spread over processes: to the tree in
     /// rank 0's GPU memory).
     pub times: RunTimes,
-    /// Levels of the search.
+    /// Levels the search expanded (as [`TeamRuns::levels`]).
     pub levels: u32,
 }
 
