@@ -160,13 +160,10 @@ extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 
 // arcs or more goes to `big` instead, as one entry (v << 32 | c) for each piece c of
 // `piece` arcs (their count in *blen), a warp to a piece: the hubs of a skewed graph are
 // spread over the whole grid at once. With `delegate` a big vertex is left out: every
-// rank expands it (mbfs_hub_queue). With `leaves` (an undirected graph past the source's
-// level, `off` the vertices' own rows) a vertex of one arc leaves a hole too: that arc
-// leads back to its parent (a Kronecker graph's first level after the bottom-up steps is
-// mostly such).
+// rank expands it (mbfs_hub_queue).
 extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, const u64* off,
                                       u32* queue, u32* qlen, u64* big, u32* blen, u32 piece,
-                                      u32 delegate, u32 leaves) {
+                                      u32 delegate) {
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     // A warp takes 32 words a round; every lane runs the same rounds (shuffles need all).
@@ -186,8 +183,6 @@ extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, co
                     u32 at = atomicAdd(blen, pieces);
                     for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)v << 32 | c;
                 }
-                v = UNREACHED;
-            } else if (leaves && arcs == 1) {
                 v = UNREACHED;
             }
             queue[at++] = v;
@@ -430,8 +425,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
                     if (mine) {
                         v = t - lo;
                         depth[v] = level + 1;
-                        // None for a vertex whose one arc leads back to its parent.
-                        if (!undirected || deg[t] != 1) pieces = (new_arcs + piece - 1) / piece;
+                        pieces = (new_arcs + piece - 1) / piece;
                     }
                 }
             }
@@ -601,8 +595,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
                     atomicOr(visited + t / 32, 1u << (t % 32));
                     found++;
                     arcs += dt;
-                    // None for a vertex whose one arc leads back to its parent.
-                    if (!undirected || dt != 1) np = (min(dt, short_arcs + 1) + piece - 1) / piece;
+                    np = (min(dt, short_arcs + 1) + piece - 1) / piece;
                 }
                 u32 at, slot;
                 warp_slots2(np, out_len, claim, list, at, slot);

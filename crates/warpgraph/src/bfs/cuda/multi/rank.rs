@@ -941,9 +941,6 @@ impl RankState {
             _ => (lo_word, seg, self.lo, &self.out.0, &self.out.1),
         };
         let delegate = u32::from(how == Expand::Hubs);
-        // Past the source's level an undirected graph's vertex of one arc (back to its
-        // parent) is not expanded; the rows are the vertices' own but with Whole.
-        let leaves = u32::from(self.incoming.is_none() && level > 0 && how != Expand::Whole);
         let listed = short.is_some_and(|s| s.listed);
         if !listed {
             let mut b = stream.launch_builder(&self.k.queue);
@@ -956,8 +953,7 @@ impl RankState {
                 .arg(&mut self.big)
                 .arg(&mut self.counters.blen)
                 .arg(&piece)
-                .arg(&delegate)
-                .arg(&leaves);
+                .arg(&delegate);
             // SAFETY: matches mbfs_queue; the queue holds 32 * qseg entries (32 * words
             // with other ranks), enough for every vertex of the words, and big
             // pieces_bound's and the delegates' hub pieces, enough for every piece of them
