@@ -73,8 +73,7 @@
 //! sets the bound; 0 leaves every level to the GPUs). Nor does a last level that can find
 //! nothing: a frontier without arcs, or in an undirected graph one whose vertices each
 //! have just the arc to their parent (a power-law graph's last level is often such), ends
-//! the search unexpanded; and such a vertex of one arc is never expanded (no queue entry,
-//! no pieces listed).
+//! the search unexpanded.
 //!
 //! `WARPGRAPH_TRACE=1` prints each rank's levels once its search is done (events on the
 //! stream, read afterwards: the levels run as untraced, but for the queueing ahead and a
