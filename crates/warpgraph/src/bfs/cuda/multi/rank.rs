@@ -30,15 +30,14 @@ struct Short {
 /// What mbfs_absorb needs to decide whether the level after its own is short, for one
 /// queued ahead (see multi.cu): the arcs unexplored before the frontier it absorbs, that
 /// frontier's arcs (`None`: as the last mbfs_absorb counted them, for a level queued
-/// before they were known), the switch's alpha (0: top-down only), the next level's
-/// lists' bound, and whether the graph is undirected (see [`spent`]).
+/// before they were known), the switch's alpha (0: top-down only) and the next level's
+/// lists' bound. (Whether the graph is undirected, for [`spent`], the rank knows.)
 #[derive(Clone, Copy)]
 struct NextRule {
     unexplored: u64,
     frontier_arcs: Option<u64>,
     alpha: u64,
     next_cap: u32,
-    undirected: bool,
 }
 
 /// Whether the frontier of `level`, `nf` vertices with `mf` out-arcs in all, can find no
@@ -533,8 +532,8 @@ impl RankState {
         // Whether the level before ended a team of one's run of short levels.
         let mut ran = false;
         let mut nothing_left = false;
-        let undirected = !g.is_directed();
-        while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected) {
+        let undirected = self.undirected();
+        while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected == 1) {
             if self.fail_at == Some((m.rank, level)) {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: stopped at level {level}, as asked (a test of the \
@@ -673,8 +672,7 @@ impl RankState {
                             Some((_, l)) if l > level => l - 1,
                             _ => u32::MAX,
                         };
-                        let rule = (alpha_rule, undirected);
-                        self.short_run(gpu, level, mf, unexplored, rule, last, post)?;
+                        self.short_run(gpu, level, mf, unexplored, alpha_rule, last, post)?;
                         step(&mut self.steps, gpu, "run")?;
                     } else if let Some(short) = short {
                         // Every rank's list to every rank, which builds the next frontier
@@ -685,7 +683,6 @@ impl RankState {
                             frontier_arcs: Some(0),
                             alpha: alpha_rule,
                             next_cap: then,
-                            undirected,
                         };
                         self.absorb_lists(m, short, level, rule, post)?;
                         step(&mut self.steps, gpu, "absorb")?;
@@ -730,7 +727,6 @@ impl RankState {
                     frontier_arcs: None,
                     alpha: alpha_rule,
                     next_cap: next_cap(mf),
-                    undirected,
                 };
                 self.absorb_lists(m, s, next, rule, post)?;
                 self.posted[box_].record(&stream).map_err(gpu_err)?;
@@ -888,9 +884,15 @@ impl RankState {
         Ok(())
     }
 
+    /// 1 if the graph is undirected (its in-arcs are its out-arcs, not kept twice), else 0:
+    /// as the kernels take it.
+    fn undirected(&self) -> u32 {
+        u32::from(self.incoming.is_none())
+    }
+
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
-        let same = u32::from(self.incoming.is_none());
+        let same = self.undirected();
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
         b.arg(roff)
             .arg(rtgt)
@@ -1095,7 +1097,7 @@ impl RankState {
     /// pieces of `arcs` arcs in all; `unexplored` arcs in no frontier up to this one) in
     /// one cooperative launch of mbfs_short_run, up to the last level whose next one is
     /// not short (more arcs than the lists' bound or, with `alpha` not 0, than the arcs
-    /// left over alpha; or [`spent`], `undirected` as the graph) or has more than
+    /// left over alpha; or [`spent`]) or has more than
     /// `run_arcs` arcs, or `last`. It posts `post`: the
     /// last level's counts, whether the next level is short, the levels run and the arcs
     /// still unexplored.
@@ -1106,12 +1108,12 @@ impl RankState {
         level: u32,
         arcs: u64,
         unexplored: u64,
-        (alpha, undirected): (u64, bool),
+        alpha: u64,
         last: u32,
         post: u64,
     ) -> Result<()> {
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
-        let undirected = u32::from(undirected);
+        let undirected = self.undirected();
         let short_arcs = self.list_cap as u32;
         let dev = self.mailbox[level as usize & 1].device();
         let mut b = gpu.stream().launch_builder(&self.k.short_run);
@@ -1188,6 +1190,7 @@ impl RankState {
             step(&mut self.steps, &m.gpu, "all-gather")?;
         }
         let len32 = len as u32;
+        let undirected = self.undirected();
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
         let short_arcs = self.list_cap as u32;
         let mut b = stream.launch_builder(&self.k.absorb);
@@ -1213,7 +1216,6 @@ impl RankState {
         let gated = u32::from(short.ahead);
         let frontier_arcs = rule.frontier_arcs.unwrap_or(u64::MAX);
         let next_cap = u64::from(rule.next_cap);
-        let undirected = u32::from(rule.undirected);
         b.arg(&mut self.ahead)
             .arg(&gated)
             .arg(&rule.unexplored)
