@@ -56,7 +56,9 @@ fn check(g: &Graph, sources: &[u32]) {
 /// always), the host's first levels up to `.1` arcs in all (0: none), and on a long level
 /// every GPU expanding the whole frontier from a mean out-degree of `.2` (0: always;
 /// `NEVER`: the hubs only, the other vertices' finds sent to their owners as pairs); the
-/// trees must not change.
+/// trees must not change. Teams of several ranks take each of `ways` twice: their short
+/// levels solo (every rank the whole level, on its copy of the graph) and split by owner
+/// (lists all-gathered).
 fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
     let teams = common::teams();
     let expected: Vec<Vec<u32>> = sources
@@ -69,16 +71,28 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         .flat_map(|o| sources.iter().map(move |&s| (s, o)))
         .collect();
     let mut first: Option<Vec<BfsTree>> = None;
-    let ways = std::iter::once(None).chain(ways.iter().map(|&c| Some(c)));
-    let runs_of = teams.iter().flat_map(|t| ways.clone().map(move |c| (t, c)));
+    let ways = std::iter::once(None).chain(
+        ways.iter()
+            .flat_map(|&c| [true, false].map(move |solo| Some((c, solo)))),
+    );
+    let runs_of = teams.iter().flat_map(|t| {
+        ways.clone()
+            .filter(move |c| t.world > 1 || c.is_none_or(|(_, solo)| solo))
+            .map(move |c| (t, c))
+    });
     for (team, cap) in runs_of {
         let size = team.describe();
         let runs = match cap {
             None => bfs_team_each(team, g, &searches),
-            Some((c, h, w)) => bfs_team_lists(team, g, &searches, c, h, w),
+            Some((c, solo)) => bfs_team_lists(team, g, &searches, c, solo),
         }
-        .unwrap_or_else(|e| panic!("team of {size}, lists and host arcs up to {cap:?}: {e}"));
+        .unwrap_or_else(|e| {
+            panic!("team of {size}, ways (lists, host arcs, whole degree), solo {cap:?}: {e}")
+        });
         assert_eq!(runs.trees.len(), searches.len());
+        // The memory is there: a team of several ranks is solo as asked (by default too).
+        let solo = team.world > 1 && cap.is_none_or(|(_, solo)| solo);
+        assert_eq!(runs.solo, solo, "team of {size}, ways {cap:?}");
         let trees: Vec<BfsTree> = runs.trees.into_iter().map(Option::unwrap).collect();
         for (i, tree) in trees.iter().enumerate() {
             let (s, opts) = searches[i];
@@ -86,15 +100,14 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
             let want = &expected[sources.iter().position(|&x| x == s).unwrap()];
             assert!(
                 tree.depth == *want,
-                "team of {size}, lists and host arcs up to {cap:?}, {opts:?}, source {s}: depths differ \
+                "team of {size}, ways {cap:?}, {opts:?}, source {s}: depths differ \
                  from the CPU's"
             );
-            verify(g, tree).unwrap_or_else(|e| {
-                panic!("team of {size}, lists and host arcs up to {cap:?}, {opts:?}: {e}")
-            });
+            verify(g, tree)
+                .unwrap_or_else(|e| panic!("team of {size}, ways {cap:?}, {opts:?}: {e}"));
             assert!(
                 tree.parent == least_parents(g, tree),
-                "team of {size}, lists and host arcs up to {cap:?}, {opts:?}, source {s}: a parent is not \
+                "team of {size}, ways {cap:?}, {opts:?}, source {s}: a parent is not \
                  the least in-neighbour one level up"
             );
             let t = runs.times[i];
@@ -104,7 +117,7 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
             None => first = Some(trees),
             Some(f) => assert!(
                 *f == trees,
-                "team of {size}, lists and host arcs up to {cap:?}, gives other parents"
+                "team of {size}, ways {cap:?}, gives other parents"
             ),
         }
     }
@@ -315,12 +328,15 @@ fn a_level_that_can_find_nothing_is_not_expanded() {
             let g = common::graph(40, &broom(), Weights::None, directed);
             let searches = with_defaults(&[0, 29]);
             // Every level on the GPUs: short ones (runs, queued ahead) or bitmaps only.
-            for c in [LIST_CAP, 7, 0] {
-                let runs = bfs_team_lists(&team, &g, &searches, c, 0, WHOLE_DEGREE)
+            for (c, solo) in [LIST_CAP, 7, 0]
+                .into_iter()
+                .flat_map(|c| [(c, true), (c, false)])
+            {
+                let runs = bfs_team_lists(&team, &g, &searches, (c, 0, WHOLE_DEGREE), solo)
                     .unwrap_or_else(|e| panic!("team of {size}: {e}"));
                 assert_eq!(
                     runs.levels, levels,
-                    "team of {size}, directed {directed}, lists up to {c}"
+                    "team of {size}, directed {directed}, lists up to {c}, solo {solo}"
                 );
             }
             // The defaults, the host taking the first levels (here all).

@@ -95,16 +95,17 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             let spec = TeamSpec::from_env(gpus.resolve()?)?;
             let opts = cpu_options(args.direction, args.switch);
             let mut tree = bfs::BfsTree::default();
-            let mut ran = (warpgraph::device::RunTimes::default(), 0);
+            let mut ran = (warpgraph::device::RunTimes::default(), 0, false);
             bfs::cuda::multi::bfs_team_visit(&spec, &g, &[(s, opts)], &mut tree, |s| {
-                ran = (s.times, s.levels);
+                ran = (s.times, s.levels, s.solo);
                 Ok(())
             })?;
             if !spec.has_root() {
                 eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
                 return Ok(());
             }
-            let name = format!("bfs-team ({} levels expanded)", ran.1);
+            let solo = if ran.2 { ", short levels solo" } else { "" };
+            let name = format!("bfs-team ({} levels expanded{solo})", ran.1);
             (tree, ran.0, name, spec.describe())
         }
     };

@@ -63,6 +63,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
             .collect();
         let mut trials = Vec::new();
         let mut hashes = Vec::new();
+        let mut solo = false;
         // One tree for every search, each verified before the next one writes over it.
         let mut tree = bfs::BfsTree::default();
         let setup = bfs::cuda::multi::bfs_team_visit(&spec, g, &searches, &mut tree, |s| {
@@ -70,6 +71,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
                 return Ok(());
             };
             bfs::verify(g, tree)?;
+            solo = s.solo;
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (&tree.depth, &tree.parent).hash(&mut h);
             hashes.push(h.finish());
@@ -94,7 +96,17 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         }
         rows.push(Row {
             ran: Ran::Team(spec.world),
-            report: report(g, graph_name, "bfs-team", spec.describe(), trials, setup),
+            report: report(
+                g,
+                graph_name,
+                "bfs-team",
+                match solo {
+                    true => format!("{}, short levels solo", spec.describe()),
+                    false => spec.describe(),
+                },
+                trials,
+                setup,
+            ),
         });
     }
     if rows.is_empty() {

@@ -430,10 +430,25 @@ impl Gpu {
         len: usize,
         staging: &'a mut PinnedHostSlice<T>,
     ) -> Result<&'a [T]> {
+        self.read_pinned_from(buf, 0, len, staging)
+    }
+
+    /// As [`Gpu::read_pinned`], the `len` elements of `buf` from `at`.
+    pub(crate) fn read_pinned_from<'a, T: DeviceRepr + ValidAsZeroBits>(
+        &self,
+        buf: &CudaSlice<T>,
+        at: usize,
+        len: usize,
+        staging: &'a mut PinnedHostSlice<T>,
+    ) -> Result<&'a [T]> {
         if len == 0 {
             return Ok(&[]);
         }
-        self.read_pinned_meanwhile(&mut [(buf, &mut *staging)], len, || ())?;
+        assert!(at + len <= buf.len() && len <= staging.len());
+        self.stream
+            .memcpy_dtoh(&buf.slice(at..at + len), &mut *staging)
+            .map_err(gpu_err)?;
+        self.stream.synchronize().map_err(gpu_err)?;
         Ok(&staging.as_slice().map_err(gpu_err)?[..len])
     }
 

@@ -84,7 +84,10 @@ impl TeamSpec {
     /// says: `WARPGRAPH_NCCL_WORLD` (ranks in all), `WARPGRAPH_NCCL_FIRST_RANK` (this
     /// process's first) and `WARPGRAPH_NCCL_ID_FILE` (a path every process can read; the
     /// process of rank 0 writes NCCL's unique id there, the others wait for it: give each
-    /// job a fresh path). Without `WARPGRAPH_NCCL_WORLD`, [`TeamSpec::local`].
+    /// job a fresh path). Without `WARPGRAPH_NCCL_WORLD`, [`TeamSpec::local`], or with
+    /// `WARPGRAPH_TEAM_ON_ONE_GPU=1` [`TeamSpec::on_one_gpu`] on GPU 0: `count` ranks
+    /// sharing it, to follow a team's logic (and its levels' costs, exchanges aside) on a
+    /// machine of one GPU; their times are no figures of several GPUs.
     /// `WARPGRAPH_NCCL_TIMEOUT` (seconds, over 0) sets the [`TeamSpec::patience`] either
     /// way.
     ///
@@ -102,10 +105,11 @@ impl TeamSpec {
             }
         };
         let Some(world) = var("WARPGRAPH_NCCL_WORLD")? else {
-            return Ok(TeamSpec {
-                patience,
-                ..TeamSpec::local(count)
-            });
+            let spec = match one_gpu() {
+                true => TeamSpec::on_one_gpu(0, count),
+                false => TeamSpec::local(count),
+            };
+            return Ok(TeamSpec { patience, ..spec });
         };
         let first_rank = var("WARPGRAPH_NCCL_FIRST_RANK")?.unwrap_or(0);
         let id_file = std::env::var_os("WARPGRAPH_NCCL_ID_FILE").map(PathBuf::from);
@@ -211,6 +215,12 @@ impl TeamSpec {
             }
         )
     }
+}
+
+/// Whether `WARPGRAPH_TEAM_ON_ONE_GPU=1` asks a team's ranks to share GPU 0
+/// ([`TeamSpec::from_env`]).
+pub fn one_gpu() -> bool {
+    std::env::var("WARPGRAPH_TEAM_ON_ONE_GPU").as_deref() == Ok("1")
 }
 
 /// The patience `WARPGRAPH_NCCL_TIMEOUT` (`value`, if set) asks for.

@@ -22,7 +22,12 @@
 //!   vertices in pieces of 32 arcs: a short level after a short one expands that list, so
 //!   it is two kernels and one collective (a road network or a grid is crossed in
 //!   thousands of them), and the frontier's bitmap is made from the lists only where a
-//!   level that is not short needs it. Beyond, each GPU
+//!   level that is not short needs it. **Solo** (where every GPU has the memory for it,
+//!   unless `WARPGRAPH_BFS_SOLO=0`), each GPU also holds every vertex's out-arcs and
+//!   takes every short level alone, the whole frontier on its own copy, as a team of one
+//!   does (runs of short levels in one launch included): no list crosses GPUs, and
+//!   a road network's thousands of short levels cost no collective; only the levels
+//!   that are not short are split by owner. Beyond, each GPU
 //!   holds every vertex's arcs into its own range (`Delegates`, after Pearce et al.'s
 //!   delegates). Where the frontier's vertices have [`WHOLE_DEGREE`] out-arcs or more on
 //!   average (a power-law graph's hub level), every GPU expands the whole frontier into
@@ -60,8 +65,8 @@
 //! nothing unless the last kernel of the level before, applying the host's own rule to
 //! the counts, found it short (and within the lists' bound it was given); the host
 //! checks that it finds the same, and queues the right level after one that did nothing.
-//! A team of one goes further: it runs such a run of short levels in one cooperative
-//! launch (`mbfs_short_run`, [`RUN_BLOCKS`] blocks, `WARPGRAPH_BFS_RUN_BLOCKS`; 0: none),
+//! A team of one (or a solo team) goes further: it runs such a run of short levels in one
+//! cooperative launch (`mbfs_short_run`, [`RUN_BLOCKS`] blocks, `WARPGRAPH_BFS_RUN_BLOCKS`; 0: none),
 //! a level in one pass and one barrier, its vertices claimed by a compare-and-swap of
 //! their depths, up to the level whose next one is not short (or has more than
 //! [`RUN_ARCS`] arcs); it posts the counts once (a 1024 x 1024 grid on an H100: 7.2 ms,
@@ -149,6 +154,8 @@ pub struct TeamRuns {
     /// Levels each search expanded, the host's first ones included (a level that can find
     /// nothing is not expanded, so this may be the tree's depth, not its depth + 1).
     pub levels: Vec<u32>,
+    /// Whether the team took its short levels solo (as [`TeamSearch::solo`]).
+    pub solo: bool,
     /// Seconds to set the team up: communicators, partition and upload.
     pub setup_seconds: f64,
 }
@@ -243,7 +250,8 @@ pub fn bfs_team_each(
     searches: &[(VertexId, BfsOptions)],
 ) -> Result<TeamRuns> {
     let t = Tuning::from_env()?;
-    bfs_team_lists(spec, g, searches, t.list_cap, t.host_arcs, t.whole_degree)
+    let ways = (t.list_cap, t.host_arcs, t.whole_degree);
+    bfs_team_lists(spec, g, searches, ways, t.solo)
 }
 
 /// One search of a team, as [`bfs_team_visit`] hands it over once every rank is done.
@@ -260,6 +268,11 @@ pub struct TeamSearch<'a> {
     pub times: RunTimes,
     /// Levels the search expanded (as [`TeamRuns::levels`]).
     pub levels: u32,
+    /// Whether the team took its short levels solo: each GPU the whole level alone, on
+    /// its own copy of the graph, no collective. A team of several GPUs does so where
+    /// every GPU has the memory for the whole graph's out-arcs beside its part (unless
+    /// `WARPGRAPH_BFS_SOLO=0`); a team of one always works alone, and says no.
+    pub solo: bool,
 }
 
 /// Searches as [`bfs_team_each`], each into `tree` (its vectors reused when they hold
@@ -312,16 +325,16 @@ pub fn bfs_team_visit(
 /// most [`LIST_CAP`]), the host's first levels up to `host_arcs` arcs (at most
 /// [`LIST_CAP`]), and a team expanding the whole frontier of a long top-down level on
 /// every GPU from a mean out-degree of `whole_degree` (0: always; `u64::MAX`: never, the
-/// hubs only): for tests, to take every way on small graphs. A team of one's runs of
-/// short levels take levels of up to `list_cap / 2` arcs.
+/// hubs only), and a team of several ranks taking its short levels `solo` (where the
+/// memory allows) or not: for tests, to take every way on small graphs. Runs of short
+/// levels take levels of up to `list_cap / 2` arcs.
 #[doc(hidden)]
 pub fn bfs_team_lists(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
-    list_cap: usize,
-    host_arcs: usize,
-    whole_degree: u64,
+    (list_cap, host_arcs, whole_degree): (usize, usize, u64),
+    solo: bool,
 ) -> Result<TeamRuns> {
     let tuning = Tuning {
         list_cap,
@@ -332,6 +345,7 @@ pub fn bfs_team_lists(
         // Half the bound: some runs end before a short level, which then takes the
         // host's way.
         run_arcs: list_cap as u64 / 2,
+        solo,
     };
     every_tree(spec, g, searches, tuning)
 }
@@ -354,6 +368,7 @@ pub fn bfs_team_failing(
         fail_at: Some((rank, level)),
         run_blocks: RUN_BLOCKS,
         run_arcs: RUN_ARCS,
+        solo: true,
     };
     every_tree(spec, g, searches, tuning)
 }
@@ -369,6 +384,7 @@ fn every_tree(
         trees: vec![None; searches.len()],
         times: vec![RunTimes::default(); searches.len()],
         levels: vec![0; searches.len()],
+        solo: false,
         setup_seconds: 0.0,
     };
     let mut tree = BfsTree::default();
@@ -376,6 +392,7 @@ fn every_tree(
         runs.trees[s.index] = s.tree.cloned();
         runs.times[s.index] = s.times;
         runs.levels[s.index] = s.levels;
+        runs.solo = s.solo;
         Ok(())
     })?;
     Ok(runs)
@@ -393,11 +410,14 @@ struct Tuning {
     /// level in a run.
     run_blocks: u32,
     run_arcs: u64,
+    /// Whether a team of several ranks takes its short levels solo where every GPU has
+    /// the memory (`RankState::solo`).
+    solo: bool,
 }
 
 impl Tuning {
     /// The defaults, or `WARPGRAPH_BFS_HOST_ARCS`, `WARPGRAPH_BFS_WHOLE_DEGREE`,
-    /// `WARPGRAPH_BFS_RUN_BLOCKS` and `WARPGRAPH_BFS_RUN_ARCS`.
+    /// `WARPGRAPH_BFS_RUN_BLOCKS`, `WARPGRAPH_BFS_RUN_ARCS` and `WARPGRAPH_BFS_SOLO`.
     fn from_env() -> Result<Tuning> {
         let setting = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
             match std::env::var(name) {
@@ -437,6 +457,7 @@ impl Tuning {
                 LIST_CAP as u64,
                 "a number of arcs",
             )?,
+            solo: setting("WARPGRAPH_BFS_SOLO", 1, 1, "0 (no) or 1 (yes)")? == 1,
         })
     }
 }
@@ -493,11 +514,11 @@ fn team_searches(
         ..tuning
     };
     let setup = team::run(spec, inputs, |m, (dest, mut visit)| {
-        let mut state = RankState::new(m, g, part, &never, gather, tuning.host_arcs)?;
+        let mut state = RankState::new(m, g, part, &never, gather, tuning.host_arcs, tuning.solo)?;
         state.list_cap = tuning.list_cap;
         state.whole_degree = tuning.whole_degree;
         state.fail_at = tuning.fail_at;
-        if m.world == 1 && tuning.run_blocks > 0 {
+        if state.short_world(m) == 1 && tuning.run_blocks > 0 {
             let most = m
                 .gpu
                 .resident_grid(&state.k.short_run, "mbfs_short_run", THREADS, 32)?;
@@ -520,6 +541,7 @@ fn team_searches(
                     tree,
                     times: run.times,
                     levels: run.levels,
+                    solo: state.is_solo(),
                 })?;
             }
         }

@@ -18,7 +18,10 @@
 // its own part of the next frontier in pieces (`listed`); no bitmap crosses GPUs. A short
 // level after a short one expands those pieces: it is two launches and the all-gather.
 // `front` is cleared by the first short level of a run and set from the last one's lists
-// (mbfs_front) only where a level that is not short needs it.
+// (mbfs_front) only where a level that is not short needs it. A rank that holds every
+// vertex's rows (solo, multi.rs) takes its short levels alone, as a team of one: every
+// rank expands the whole level (lo 0, nl n, its depths and parents every vertex's), and
+// its own list is every rank's.
 //
 // Parents: a vertex's parent is its least in-neighbour one level up (rows are sorted, so
 // the first such in arc order), whichever rank finds it, so the tree does not depend on
@@ -28,6 +31,9 @@
 // vertex, every vertex), whose entries go to t's owner as (t, u) pairs.
 
 #define UNREACHED 0xffffffffu
+// A solo rank's depth of a vertex outside its range visited at a level not expanded solo:
+// no level's (see mbfs_solo_depths).
+#define ELSEWHERE 0xfffffffeu
 #define FULL 0xffffffffu
 // Values of `stats` (multi.rs's STATS).
 #define STATS 4
@@ -476,11 +482,12 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // vertices and arcs, a flag for lost pairs, and its pieces (a u32 counter).
 #define RUN_SET 4
 
-// A team of one's run of short levels (multi.rs): one cooperative launch, from `level`,
-// which is short, its frontier listed in pieces (in listed[level & 1], their number
-// listed_len[level & 1]: the last mbfs_absorb's; their arcs `arcs0`), on to the last
-// level whose next frontier is not short by the host's rule or has more than `run_arcs`
-// arcs (or `last`). Every vertex is this rank's (lo 0).
+// A team of one's run of short levels, or a solo rank's (multi.rs): one cooperative
+// launch, from `level`, which is short, its frontier listed in pieces (in
+// listed[level & 1], their number listed_len[level & 1]: the last mbfs_absorb's; their
+// arcs `arcs0`), on to the last level whose next frontier is not short by the host's rule
+// or has more than `run_arcs` arcs (or `last`). Every vertex's rows, depth and parent are the rank's (lo 0); solo, the
+// depths agree with `visited` (mbfs_solo_depths).
 //
 // A level in one pass, a lane per arc u -> t: a warp's lanes over the arcs of one piece
 // or of several (as many as make a round about full on the level's mean piece: a grid's
@@ -662,6 +669,18 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         }
         return;
     }
+}
+
+// A solo rank (multi.rs) before a run of short levels, which claims a vertex by moving its
+// depth from UNREACHED: its depths outside its own range [lo, lo + nl) (of the first
+// n_pad) agree with `visited` again, a visited vertex's ELSEWHERE, an unvisited one's
+// UNREACHED. (The levels expanded by the owners, and the start of a search, leave them as
+// they were; a solo level keeps them.) The parents there are never read.
+extern "C" __global__ void mbfs_solo_depths(const u32* visited, u32 n_pad, u32 lo, u32 nl,
+                                            u32* depth) {
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n_pad; i += stride)
+        if (i - lo >= nl) depth[i] = (visited[i / 32] >> (i % 32)) & 1 ? ELSEWHERE : UNREACHED;
 }
 
 // The frontier as a bitmap after a run of short levels, for a level that is not short:

@@ -39,8 +39,9 @@ impl Partition {
 /// out-degree, the short levels' lists (its own and every rank's), with other ranks the
 /// candidate parents of every vertex and a buffer of (vertex, parent) pairs to and from
 /// each other rank, and on rank 0 of a team spread over processes every vertex's depth
-/// and parent.
-pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
+/// and parent. `solo` (with other ranks): also every vertex's out-rows, and its depths
+/// and parents, for short levels taken alone.
+pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool, solo: bool) -> u64 {
     let p = Partition::new(g.num_vertices(), world);
     let r = p.range(rank);
     let rows = |c: &Csr| 8 * (r.len() as u64 + 1) + 4 * (c.offsets()[r.end] - c.offsets()[r.start]);
@@ -62,6 +63,13 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         4 * 2 * 32 * words
     } else {
         0
+    };
+    let solo = match solo && peers > 0 {
+        true => {
+            let c = g.out();
+            8 * (p.n as u64 + 1) + 4 * c.num_arcs() + 4 * 2 * (32 * words - local)
+        }
+        false => 0,
     };
     // This rank's list and every rank's, twice with other ranks.
     let lists = 4 * (1 + world as u64 * if peers > 0 { 2 } else { 1 }) * (1 + 2 * LIST_CAP as u64);
@@ -93,6 +101,7 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool) -> u64 {
         + 4 * (world as u64 + 1) * world as u64
         + exchange
         + tree
+        + solo
         + 8 * 3 * RUN_SET as u64
         + 64
 }

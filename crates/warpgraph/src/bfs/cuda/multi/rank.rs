@@ -71,6 +71,7 @@ pub(super) struct Kernels {
     bottom_up: CudaFunction,
     visit: CudaFunction,
     seed: CudaFunction,
+    solo_depths: CudaFunction,
 }
 
 /// A rank's part of the graph and its search state.
@@ -84,6 +85,17 @@ pub(super) struct RankState {
     /// Rows of this rank: out-arcs, and in-arcs (the same for an undirected graph).
     out: (CudaSlice<u64>, CudaSlice<u32>),
     incoming: Option<(CudaSlice<u64>, CudaSlice<u32>)>,
+    /// Solo (with other ranks, where every GPU of the team has the memory): every
+    /// vertex's out-rows. The rank then takes every short top-down level alone, as a team
+    /// of one, the whole frontier on its own copy of the graph, its runs of short levels
+    /// in one launch: no list crosses GPUs, and a road network's thousands of short
+    /// levels cost no collective. Its depths and parents are every vertex's
+    /// ([`RankState::dlo`]); the levels that are not short are still split by owner.
+    solo: Option<(CudaSlice<u64>, CudaSlice<u32>)>,
+    /// Solo: whether depths outside this rank's range may disagree with `visited` (the
+    /// levels split by owner leave them as they were), to be mended before a run of short
+    /// levels, which claims vertices by their depths (mbfs_solo_depths).
+    stale: bool,
     front: CudaSlice<u32>,
     visited: CudaSlice<u32>,
     /// The vertices no arc leads to, where `visited` starts ([`never_reached`]).
@@ -131,6 +143,8 @@ pub(super) struct RankState {
     pub(super) run_arcs: u64,
     run: CudaSlice<u64>,
     run_bar: CudaSlice<u32>,
+    /// Depths and parents: of this rank's range (`32 * seg` entries), or solo of every
+    /// vertex (`32 * words`), this rank's range from [`RankState::dlo`].
     depth: CudaSlice<u32>,
     parent: CudaSlice<u32>,
     /// Whether the tree goes to rank 0 over NCCL (a team spread over processes), and
@@ -184,8 +198,9 @@ pub(super) struct Counters {
     sent: CudaSlice<u32>,
     /// A short top-down level's pairs from this rank, their number first.
     list: CudaSlice<u32>,
-    /// The team's size (the length of `sent`).
+    /// The team's size (the length of `sent`), and 1 (for a solo rank's short levels).
     world: u32,
+    one: u32,
     /// The lengths of the two lists of [`RankState::listed`], then the arcs of each one's
     /// level (cleared at a search's start and by mbfs_visit; mbfs_absorb keeps them).
     listed_len: CudaSlice<u32>,
@@ -194,6 +209,12 @@ pub(super) struct Counters {
 impl Counters {
     /// Adds them to a launch, in the order of COUNTERS.
     fn push<'a>(&'a mut self, b: &mut LaunchArgs<'a>) {
+        self.push_for(b, false);
+    }
+
+    /// As [`Counters::push`], for a team of one with `alone` (COUNTERS' `world` 1: a solo
+    /// rank's short level, whose list is every rank's).
+    fn push_for<'a>(&'a mut self, b: &mut LaunchArgs<'a>, alone: bool) {
         let Counters {
             stats,
             qlen,
@@ -201,13 +222,14 @@ impl Counters {
             sent,
             list,
             world,
+            one,
             listed_len,
         } = self;
         b.arg(stats)
             .arg(qlen)
             .arg(blen)
             .arg(sent)
-            .arg(&*world)
+            .arg(if alone { &*one } else { &*world })
             .arg(list)
             .arg(listed_len);
     }
@@ -221,9 +243,16 @@ impl RankState {
         never: &[u32],
         gather: bool,
         host_arcs: usize,
+        solo: bool,
     ) -> Result<RankState> {
+        // Solo only if every rank has the memory for it, with a sixteenth to spare.
+        let fits = || -> Result<bool> {
+            let needed = bytes_needed(g, m.world, m.rank, gather, true);
+            Ok(needed.saturating_add(needed / 16) <= m.gpu.free_bytes()?)
+        };
+        let solo = solo && m.world > 1 && m.agree(fits().unwrap_or(false))?;
         // Every rank checks and allocates, then all agree before the first collective.
-        let made = Self::allocate(m, g, part, never, gather, host_arcs);
+        let made = Self::allocate(m, g, part, never, gather, host_arcs, solo);
         if !m.agree(made.is_ok())? {
             return Err(made.err().unwrap_or_else(|| {
                 Error::Nccl("another GPU of the team could not set up its part".into())
@@ -285,8 +314,8 @@ impl RankState {
         Ok(())
     }
 
-    /// The rank's state, and the out-degrees of its range (padded to `32 * seg`) for
-    /// [`RankState::deg`].
+    /// The rank's state (`solo`: [`RankState::solo`]), and the out-degrees of its range
+    /// (padded to `32 * seg`) for [`RankState::deg`].
     fn allocate(
         m: &Member,
         g: &Graph,
@@ -294,6 +323,7 @@ impl RankState {
         never: &[u32],
         gather: bool,
         host_arcs: usize,
+        solo: bool,
     ) -> Result<(RankState, CudaSlice<u32>)> {
         let gpu = &m.gpu;
         let r = part.range(m.rank);
@@ -304,7 +334,7 @@ impl RankState {
                     m.rank, m.world, r.start, r.end, part.n
                 )
             },
-            bytes_needed(g, m.world, m.rank, gather),
+            bytes_needed(g, m.world, m.rank, gather, solo),
         )?;
         let f = |name| gpu.function(&KERNELS, name);
         let k = Kernels {
@@ -321,6 +351,7 @@ impl RankState {
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
             seed: f("mbfs_seed")?,
+            solo_depths: f("mbfs_solo_depths")?,
         };
         let bottom_up_blocks = gpu.resident_grid(&k.bottom_up, "mbfs_bottom_up", THREADS, 8)?;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
@@ -333,6 +364,8 @@ impl RankState {
         let words = part.words();
         let local = 32 * part.seg;
         let peers = m.world - 1;
+        // Solo: depths and parents of every vertex.
+        let tree_len = if solo { 32 * words } else { local };
         // A peer's range holds at most `local` vertices: pairs never overflow.
         let boxes = || {
             (0..peers)
@@ -391,6 +424,14 @@ impl RankState {
             } else {
                 None
             },
+            solo: match solo {
+                true => Some((
+                    gpu.upload(g.out().offsets())?,
+                    gpu.upload(g.out().targets())?,
+                )),
+                false => None,
+            },
+            stale: true,
             front: gpu.zeros(words)?,
             visited: gpu.zeros(words)?,
             never: gpu.upload(never)?,
@@ -415,8 +456,8 @@ impl RankState {
             run_arcs: RUN_ARCS,
             run: gpu.zeros(3 * RUN_SET)?,
             run_bar: gpu.zeros(1)?,
-            depth: gpu.zeros(local)?,
-            parent: gpu.zeros(local)?,
+            depth: gpu.zeros(tree_len)?,
+            parent: gpu.zeros(tree_len)?,
             gather,
             all: if gather && m.rank == 0 {
                 (1..m.world)
@@ -435,6 +476,7 @@ impl RankState {
                 sent: gpu.zeros(m.world)?,
                 list: gpu.zeros(list_words)?,
                 world: m.world as u32,
+                one: 1,
                 listed_len: gpu.zeros(4)?,
             },
             counts: gpu.zeros(m.world * m.world)?,
@@ -488,20 +530,25 @@ impl RankState {
         let wait = gpu.wait_start()?;
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
         let timer = gpu.timer_after(Some(wait))?;
+        let dlo = self.dlo();
+        // Solo, the depths outside this rank's range are left as the last search left them.
+        self.stale = true;
         {
             let mut b = stream.launch_builder(&self.k.reset);
+            let mut depth = self.depth.slice_mut(dlo..);
+            let mut parent = self.parent.slice_mut(dlo..);
             b.arg(&mut self.front)
                 .arg(&mut self.visited)
                 .arg(&self.never)
                 .arg(&words)
-                .arg(&mut self.depth)
-                .arg(&mut self.parent)
+                .arg(&mut depth)
+                .arg(&mut parent)
                 .arg(&local)
                 .arg(&source)
                 .arg(&self.lo);
             self.counters.push(&mut b);
             // SAFETY: matches mbfs_reset; front, visited and never hold `words` words,
-            // depth and parent `local` entries, sent `world` counts.
+            // depth and parent `local` entries from dlo, sent `world` counts.
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
         let n = self.part.n as u64;
@@ -604,7 +651,7 @@ impl RankState {
                     (Some(post), Some(then))
                 }
                 (Some(_), _) => {
-                    self.turn_lists(m.world);
+                    self.turn_lists(self.short_world(m));
                     (None, None)
                 }
                 (None, _) => (None, None),
@@ -627,14 +674,15 @@ impl RankState {
             // arcs: its kernels have run, and the next is queued ahead as before).
             let run = go_ahead
                 && queued.is_none()
-                && m.world == 1
+                && self.short_world(m) == 1
                 && self.run_blocks > 0
                 && mf <= self.run_arcs;
             let list_cap = self.list_cap as u64;
+            let short_world = self.short_world(m);
             let next_cap = |known: u64| -> u32 {
-                // A team of one's list costs nothing to bound loosely; other ranks
-                // all-gather the whole bound.
-                match m.world {
+                // A team of one's list costs nothing to bound loosely (nor a solo rank's);
+                // other ranks all-gather the whole bound.
+                match short_world {
                     1 => list_cap as u32,
                     _ => list_cap.min(2 * known + list_cap / AHEAD_SLACK) as u32,
                 }
@@ -647,7 +695,7 @@ impl RankState {
                 Some(post) => post,
                 None => {
                     if let (None, Some(cap)) = (short, last_short) {
-                        self.front_of_lists(gpu, m.world, cap)?;
+                        self.front_of_lists(gpu, short_world, cap)?;
                         step(&mut self.steps, gpu, "front")?;
                     }
                     e1 = if bottom_up {
@@ -672,6 +720,10 @@ impl RankState {
                             Some((_, l)) if l > level => l - 1,
                             _ => u32::MAX,
                         };
+                        if self.solo.is_some() && std::mem::take(&mut self.stale) {
+                            self.solo_depths(gpu)?;
+                            step(&mut self.steps, gpu, "solo-depths")?;
+                        }
                         self.short_run(gpu, level, mf, unexplored, alpha_rule, last, post)?;
                         step(&mut self.steps, gpu, "run")?;
                     } else if let Some(short) = short {
@@ -687,6 +739,8 @@ impl RankState {
                         self.absorb_lists(m, short, level, rule, post)?;
                         step(&mut self.steps, gpu, "absorb")?;
                     } else {
+                        // A level split by owner.
+                        self.stale = true;
                         // The next frontier and its counts on every rank (one group: one
                         // launch), then visited |= front.
                         self.gather_front(m)?;
@@ -783,7 +837,7 @@ impl RankState {
             if said_short != Some(false) {
                 return Err(ahead_differs(m.rank, level, false));
             }
-            self.turn_lists(m.world);
+            self.turn_lists(self.short_world(m));
         }
         if !seeded {
             // The host found the whole component.
@@ -798,8 +852,8 @@ impl RankState {
                     group.recv(pa.as_view_mut(), p)?;
                 }
             } else {
-                group.send(self.depth.as_view(), 0)?;
-                group.send(self.parent.as_view(), 0)?;
+                group.send(self.depth.slice(dlo..dlo + local as usize), 0)?;
+                group.send(self.parent.slice(dlo..dlo + local as usize), 0)?;
             }
             group.end()?;
         }
@@ -812,18 +866,18 @@ impl RankState {
                 false => m.rank..m.rank + 1,
             };
             for p in parts {
-                let (d, pa) = match p == m.rank {
-                    true => (&self.depth, &self.parent),
+                let (d, pa, at) = match p == m.rank {
+                    true => (&self.depth, &self.parent, dlo),
                     false => {
                         let (d, pa) = &self.all[p - 1];
-                        (d, pa)
+                        (d, pa, 0)
                     }
                 };
                 // SAFETY: ranks write disjoint ranges, and none is read before the
                 // all-reduce below (see `team_searches`).
                 let (dh, ph) = unsafe { dest.range(self.part.range(p)) };
-                copy_out(gpu, d, dh, &mut self.stage)?;
-                copy_out(gpu, pa, ph, &mut self.stage)?;
+                copy_out(gpu, d, at, dh, &mut self.stage)?;
+                copy_out(gpu, pa, at, ph, &mut self.stage)?;
             }
         }
         let times = timer.finish(&done)?;
@@ -861,7 +915,10 @@ impl RankState {
                 .map_err(gpu_err)?;
         }
         let count = (found.len() / 3) as u32;
+        let dlo = self.dlo();
         let mut b = stream.launch_builder(&self.k.seed);
+        let mut depth = self.depth.slice_mut(dlo..);
+        let mut parent = self.parent.slice_mut(dlo..);
         b.arg(&self.seeds)
             .arg(&count)
             .arg(&levels)
@@ -870,10 +927,10 @@ impl RankState {
             .arg(&self.nl)
             .arg(&mut self.front)
             .arg(&mut self.visited)
-            .arg(&mut self.depth)
-            .arg(&mut self.parent);
+            .arg(&mut depth)
+            .arg(&mut parent);
         // SAFETY: matches mbfs_seed; seeds holds `count` triples of vertices below n, the
-        // bitmaps cover every vertex, depth and parent this rank's.
+        // bitmaps cover every vertex, depth and parent this rank's (from dlo).
         unsafe {
             b.launch(launch_config(
                 count.div_ceil(THREADS).clamp(1, self.blocks),
@@ -890,9 +947,60 @@ impl RankState {
         u32::from(self.incoming.is_none())
     }
 
+    /// Whether the rank takes its short levels solo ([`RankState::solo`]).
+    pub(super) fn is_solo(&self) -> bool {
+        self.solo.is_some()
+    }
+
+    /// Where this rank's range starts in its depths and parents: its first vertex solo
+    /// (they hold every vertex's), else 0.
+    fn dlo(&self) -> usize {
+        match self.solo {
+            Some(_) => self.lo as usize,
+            None => 0,
+        }
+    }
+
+    /// The ranks a short level's lists come from: solo (every rank takes the whole level
+    /// alone) or in a team of one, 1.
+    pub(super) fn short_world(&self, m: &Member) -> usize {
+        match self.solo {
+            Some(_) => 1,
+            None => m.world,
+        }
+    }
+
+    /// The first vertex and the vertices whose depths and parents a short level writes:
+    /// solo every vertex, else this rank's.
+    fn short_range(&self) -> (u32, u32) {
+        match self.solo {
+            Some(_) => (0, self.part.n as u32),
+            None => (self.lo, self.nl),
+        }
+    }
+
+    /// Solo, before a run of short levels: the depths outside this rank's range made to
+    /// agree with `visited` (mbfs_solo_depths).
+    fn solo_depths(&mut self, gpu: &Gpu) -> Result<()> {
+        let n_pad = 32 * self.part.words() as u32;
+        let mut b = gpu.stream().launch_builder(&self.k.solo_depths);
+        b.arg(&self.visited)
+            .arg(&n_pad)
+            .arg(&self.lo)
+            .arg(&self.nl)
+            .arg(&mut self.depth);
+        // SAFETY: matches mbfs_solo_depths; visited holds `words` words, depth (solo)
+        // 32 * words entries.
+        unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let same = self.undirected();
+        let dlo = self.dlo();
+        let mut depth = self.depth.slice_mut(dlo..);
+        let mut parent = self.parent.slice_mut(dlo..);
         let mut b = gpu.stream().launch_builder(&self.k.bottom_up);
         b.arg(roff)
             .arg(rtgt)
@@ -902,14 +1010,14 @@ impl RankState {
             .arg(&self.front)
             .arg(&self.visited)
             .arg(&mut self.own)
-            .arg(&mut self.depth)
-            .arg(&mut self.parent)
+            .arg(&mut depth)
+            .arg(&mut parent)
             .arg(&level)
             .arg(&self.out.0)
             .arg(&same)
             .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
-        // entries, the bitmaps every word; targets are vertices below n; `same` says
+        // entries from dlo, the bitmaps every word; targets are vertices below n; `same` says
         // whether roff is out.0.
         unsafe { b.launch(launch_config(self.bottom_up_blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
@@ -937,11 +1045,20 @@ impl RankState {
         // Hubs and Whole come only with other ranks, so with the delegates.
         let delegates = self.delegates.as_ref().filter(|_| how != Expand::Owners);
         // The queue's words and rows: this rank's own, or every word and every vertex's
-        // arcs into this rank's range.
+        // arcs into this rank's range, or solo on a short level every word and every row.
+        let short_lo = self.short_range().0;
+        let short_rows = self.solo.as_ref().unwrap_or(&self.out);
         let (qword, qseg, qlo, qoff, qtgt) = match (how, delegates) {
-            (Expand::Whole, Some(d)) => (0, self.part.words() as u32, 0, &d.off, &d.tgt),
+            (Expand::Whole, Some(d)) => (0, words, 0, &d.off, &d.tgt),
+            _ if short.is_some() && self.solo.is_some() => {
+                (0, words, 0, &short_rows.0, &short_rows.1)
+            }
             _ => (lo_word, seg, self.lo, &self.out.0, &self.out.1),
         };
+        // A level split by owner lowers this rank's parents; a short one writes only its
+        // list.
+        let dlo = self.dlo();
+        let mut parent = self.parent.slice_mut(dlo..);
         let delegate = u32::from(how == Expand::Hubs);
         let listed = short.is_some_and(|s| s.listed);
         if !listed {
@@ -1002,12 +1119,12 @@ impl RankState {
             .arg(&self.nl)
             .arg(&self.visited)
             .arg(&mut self.next)
-            .arg(&mut self.parent)
+            .arg(&mut parent)
             .arg(&mut self.cand);
         let none = 0u32;
         match delegates {
             Some(d) => b.arg(&d.off).arg(&d.tgt).arg(&none),
-            None => b.arg(&self.out.0).arg(&self.out.1).arg(&self.lo),
+            None => b.arg(&short_rows.0).arg(&short_rows.1).arg(&short_lo),
         };
         let (null, cap) = (0u64, short.map_or(0, |s| s.cap));
         match short {
@@ -1026,7 +1143,8 @@ impl RankState {
         };
         // SAFETY: matches mbfs_top_down; queued and big entries index rows of the arrays
         // passed with them (rows from vertex qlo and blo; a listed frontier's pieces this
-        // rank's rows, at most LISTED_CAP of them), targets are below n, and cand covers
+        // rank's rows, solo every vertex's, at most LISTED_CAP of them), parent holds
+        // this rank's from dlo, targets are below n, and cand covers
         // every vertex when there are other ranks (with none, every target is this rank's
         // and cand is not touched); a short level's list holds 1 + 2 * LIST_CAP entries
         // (cap <= LIST_CAP pairs), front `words` words; the gate is one of `ahead`'s flags.
@@ -1049,6 +1167,7 @@ impl RankState {
         let box_ = level as usize & 1;
         let post = self.mailbox[box_].next();
         let dev = self.mailbox[box_].device();
+        let mut depth = self.depth.slice_mut(dlo..);
         let mut b = stream.launch_builder(&self.k.merge);
         b.arg(&mut self.next)
             .arg(&lo_word)
@@ -1056,7 +1175,7 @@ impl RankState {
             .arg(&self.nl)
             .arg(&self.visited)
             .arg(&mut self.own)
-            .arg(&mut self.depth)
+            .arg(&mut depth)
             .arg(&level)
             .arg(&self.out.0)
             .arg(&mut self.counters.stats)
@@ -1064,7 +1183,8 @@ impl RankState {
             .arg(&ncounts)
             .arg(&dev)
             .arg(&post);
-        // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries; counts
+        // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries from dlo;
+        // counts
         // and the mailbox hold world * world entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         self.posted[box_].record(&stream).map_err(gpu_err)?;
@@ -1116,9 +1236,10 @@ impl RankState {
         let undirected = self.undirected();
         let short_arcs = self.list_cap as u32;
         let dev = self.mailbox[level as usize & 1].device();
+        let rows = self.solo.as_ref().unwrap_or(&self.out);
         let mut b = gpu.stream().launch_builder(&self.k.short_run);
-        b.arg(&self.out.0)
-            .arg(&self.out.1)
+        b.arg(&rows.0)
+            .arg(&rows.1)
             .arg(&mut self.visited)
             .arg(&mut self.depth)
             .arg(&mut self.parent)
@@ -1141,8 +1262,8 @@ impl RankState {
             .arg(&self.run_arcs)
             .arg(&dev)
             .arg(&post);
-        // SAFETY: matches mbfs_short_run on a team of one (every vertex this rank's, its
-        // rows every row); listed holds two lists of LISTED_CAP pieces of rows, listed_len
+        // SAFETY: matches mbfs_short_run on a team of one or solo (every vertex's rows,
+        // depths and parents); listed holds two lists of LISTED_CAP pieces of rows, listed_len
         // their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words
         // (short_arcs <= LIST_CAP pairs: a pair per frontier arc); run holds 3 * RUN_SET
         // words, the mailbox STATS + 3 values; every block is resident (run_blocks, at
@@ -1181,8 +1302,9 @@ impl RankState {
         let cfg = launch_config(self.blocks, THREADS);
         let cap = short.cap;
         let len = 1 + 2 * cap as usize;
-        self.turn_lists(m.world);
-        if m.world > 1 {
+        let alone = self.short_world(m) == 1;
+        self.turn_lists(self.short_world(m));
+        if !alone {
             m.link.all_gather(
                 &self.counters.list.slice(..len),
                 &mut self.lists.slice_mut(..m.world * len),
@@ -1193,18 +1315,19 @@ impl RankState {
         let undirected = self.undirected();
         let (listed_cap, piece) = (LISTED_CAP as u32, SHORT_PIECE as u32);
         let short_arcs = self.list_cap as u32;
+        let (lo, nl) = self.short_range();
         let mut b = stream.launch_builder(&self.k.absorb);
         b.arg(&self.lists)
             .arg(&len32)
             .arg(&cap)
-            .arg(&self.lo)
-            .arg(&self.nl)
+            .arg(&lo)
+            .arg(&nl)
             .arg(&mut self.visited)
             .arg(&mut self.depth)
             .arg(&mut self.parent)
             .arg(&level)
             .arg(&self.deg);
-        self.counters.push(&mut b);
+        self.counters.push_for(&mut b, alone);
         let dev = self.mailbox[level as usize & 1].device();
         b.arg(&mut self.ticket)
             .arg(&dev)
@@ -1283,6 +1406,9 @@ impl RankState {
             group.end()?;
         }
         step(&mut self.steps, gpu, "send-receive")?;
+        let dlo = self.dlo();
+        let mut depth = self.depth.slice_mut(dlo..);
+        let mut parent = self.parent.slice_mut(dlo..);
         let mut b = stream.launch_builder(&self.k.apply);
         b.arg(&self.inbox_at)
             .arg(&self.counts)
@@ -1291,14 +1417,14 @@ impl RankState {
             .arg(&self.lo)
             .arg(&self.visited)
             .arg(&mut self.own)
-            .arg(&mut self.depth)
-            .arg(&mut self.parent)
+            .arg(&mut depth)
+            .arg(&mut parent)
             .arg(&level)
             .arg(&self.out.0)
             .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_apply; each inbox buffer holds the pairs of this rank's
         // vertices its sender counted in `counts`; own holds seg words, depth and parent
-        // 32 * seg entries.
+        // 32 * seg entries from dlo.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, gpu, "apply")?;
         Ok(())
@@ -1320,13 +1446,15 @@ fn ahead_differs(rank: usize, level: u32, host: bool) -> Error {
 fn copy_out(
     gpu: &Gpu,
     buf: &CudaSlice<u32>,
+    at: usize,
     out: &mut [u32],
     stage: &mut Option<PinnedHostSlice<u32>>,
 ) -> Result<()> {
     if stage.as_ref().is_none_or(|s| s.len() < out.len()) {
         *stage = Some(gpu.pinned(out.len())?);
     }
-    let staged = gpu.read_pinned(buf, out.len(), stage.as_mut().expect("made above"))?;
+    let stage = stage.as_mut().expect("made above");
+    let staged = gpu.read_pinned_from(buf, at, out.len(), stage)?;
     out.par_iter_mut()
         .zip(staged.par_iter())
         .for_each(|(o, s)| *o = *s);
