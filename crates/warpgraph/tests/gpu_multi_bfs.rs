@@ -71,6 +71,8 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         .flat_map(|o| sources.iter().map(move |&s| (s, o)))
         .collect();
     let mut first: Option<Vec<BfsTree>> = None;
+    // The levels each search expanded, by way: the same for every team, solo or not.
+    let mut levels_of = std::collections::HashMap::new();
     let ways = std::iter::once(None).chain(
         ways.iter()
             .flat_map(|&c| [true, false].map(move |solo| Some((c, solo)))),
@@ -120,6 +122,13 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
                 "team of {size}, ways {cap:?}, gives other parents"
             ),
         }
+        let way = cap.map(|(c, _)| c);
+        let levels = levels_of.entry(way).or_insert_with(|| runs.levels.clone());
+        assert!(
+            *levels == runs.levels,
+            "team of {size}, ways {cap:?}: levels expanded {:?}, other teams {levels:?}",
+            runs.levels
+        );
     }
 }
 
