@@ -66,10 +66,10 @@
 //! the counts, found it short (and within the lists' bound it was given); the host
 //! checks that it finds the same, and queues the right level after one that did nothing.
 //! A team of one (or a solo team) goes further: it runs such a run of short levels in one
-//! cooperative launch (`mbfs_short_run`, [`RUN_BLOCKS`] blocks, `WARPGRAPH_BFS_RUN_BLOCKS`; 0: none),
-//! a level in one pass and one barrier, its vertices claimed by a compare-and-swap of
-//! their depths, up to the level whose next one is not short (or has more than
-//! [`RUN_ARCS`] arcs); it posts the counts once (a 1024 x 1024 grid on an H100: 7.2 ms,
+//! cooperative launch (`mbfs_short_run`, [`RUN_BLOCKS`] blocks,
+//! `WARPGRAPH_BFS_RUN_BLOCKS`; 0: none), a level in one pass and one barrier, its
+//! vertices claimed by a compare-and-swap of their depths, up to the level whose next one
+//! is not short (or has more than [`RUN_ARCS`] arcs); it posts the counts once (a 1024 x 1024 grid on an H100: 7.2 ms,
 //! against 24-26 ms a level at a time). The graph is uploaded once for any number of
 //! sources. The first levels cost none of that: while their frontiers have [`HOST_ARCS`]
 //! out-arcs in all, the host expands them itself (every process alike, from its copy of

@@ -486,8 +486,8 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // launch, from `level`, which is short, its frontier listed in pieces (in
 // listed[level & 1], their number listed_len[level & 1]: the last mbfs_absorb's; their
 // arcs `arcs0`), on to the last level whose next frontier is not short by the host's rule
-// or has more than `run_arcs` arcs (or `last`). Every vertex's rows, depth and parent are the rank's (lo 0); solo, the
-// depths agree with `visited` (mbfs_solo_depths).
+// or has more than `run_arcs` arcs (or `last`). Every vertex's rows, depth and parent are
+// the rank's (lo 0); solo, the depths agree with `visited` (mbfs_solo_depths).
 //
 // A level in one pass, a lane per arc u -> t: a warp's lanes over the arcs of one piece
 // or of several (as many as make a round about full on the level's mean piece: a grid's

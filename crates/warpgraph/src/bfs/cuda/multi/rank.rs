@@ -1017,8 +1017,8 @@ impl RankState {
             .arg(&same)
             .arg(&mut self.counters.stats);
         // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
-        // entries from dlo, the bitmaps every word; targets are vertices below n; `same` says
-        // whether roff is out.0.
+        // entries from dlo, the bitmaps every word; targets are vertices below n; `same`
+        // says whether roff is out.0.
         unsafe { b.launch(launch_config(self.bottom_up_blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
     }
@@ -1144,10 +1144,10 @@ impl RankState {
         // SAFETY: matches mbfs_top_down; queued and big entries index rows of the arrays
         // passed with them (rows from vertex qlo and blo; a listed frontier's pieces this
         // rank's rows, solo every vertex's, at most LISTED_CAP of them), parent holds
-        // this rank's from dlo, targets are below n, and cand covers
-        // every vertex when there are other ranks (with none, every target is this rank's
-        // and cand is not touched); a short level's list holds 1 + 2 * LIST_CAP entries
-        // (cap <= LIST_CAP pairs), front `words` words; the gate is one of `ahead`'s flags.
+        // this rank's from dlo, targets are below n, and cand covers every vertex when
+        // there are other ranks (with none, every target is this rank's and cand is not
+        // touched); a short level's list holds 1 + 2 * LIST_CAP entries (cap <= LIST_CAP
+        // pairs), front `words` words; the gate is one of `ahead`'s flags.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "expand")?;
         let e1 = mark(&m.gpu, trace)?;
@@ -1184,8 +1184,7 @@ impl RankState {
             .arg(&dev)
             .arg(&post);
         // SAFETY: matches mbfs_merge; own holds seg words, depth 32 * seg entries from dlo;
-        // counts
-        // and the mailbox hold world * world entries.
+        // counts and the mailbox hold world * world entries.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         self.posted[box_].record(&stream).map_err(gpu_err)?;
         step(&mut self.steps, &m.gpu, "merge")?;
@@ -1217,10 +1216,9 @@ impl RankState {
     /// pieces of `arcs` arcs in all; `unexplored` arcs in no frontier up to this one) in
     /// one cooperative launch of mbfs_short_run, up to the last level whose next one is
     /// not short (more arcs than the lists' bound or, with `alpha` not 0, than the arcs
-    /// left over alpha; or [`spent`]) or has more than
-    /// `run_arcs` arcs, or `last`. It posts `post`: the
-    /// last level's counts, whether the next level is short, the levels run and the arcs
-    /// still unexplored.
+    /// left over alpha; or [`spent`]) or has more than `run_arcs` arcs, or `last`. It posts
+    /// `post`: the last level's counts, whether the next level is short, the levels run and
+    /// the arcs still unexplored.
     #[allow(clippy::too_many_arguments)]
     fn short_run(
         &mut self,
@@ -1263,8 +1261,8 @@ impl RankState {
             .arg(&dev)
             .arg(&post);
         // SAFETY: matches mbfs_short_run on a team of one or solo (every vertex's rows,
-        // depths and parents); listed holds two lists of LISTED_CAP pieces of rows, listed_len
-        // their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words
+        // depths and parents); listed holds two lists of LISTED_CAP pieces of rows,
+        // listed_len their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words
         // (short_arcs <= LIST_CAP pairs: a pair per frontier arc); run holds 3 * RUN_SET
         // words, the mailbox STATS + 3 values; every block is resident (run_blocks, at
         // most resident_grid's).
