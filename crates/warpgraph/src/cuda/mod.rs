@@ -24,8 +24,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use cudarc::driver::{
-    sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr,
-    DriverError, PinnedHostSlice, ValidAsZeroBits,
+    sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
+    DeviceRepr, DriverError, PinnedHostSlice, ValidAsZeroBits,
 };
 use cudarc::nvrtc::{CompileError, CompileOptions, Ptx};
 use serde::Serialize;
@@ -444,11 +444,7 @@ impl Gpu {
         if len == 0 {
             return Ok(&[]);
         }
-        assert!(at + len <= buf.len() && len <= staging.len());
-        self.stream
-            .memcpy_dtoh(&buf.slice(at..at + len), &mut *staging)
-            .map_err(gpu_err)?;
-        self.stream.synchronize().map_err(gpu_err)?;
+        self.read_pinned_meanwhile(&mut [(buf.slice(at..at + len), &mut *staging)], len, || ())?;
         Ok(&staging.as_slice().map_err(gpu_err)?[..len])
     }
 
@@ -459,7 +455,7 @@ impl Gpu {
     /// tracking off, a page-locked buffer's `as_slice` does not wait for a copy into it.)
     pub(crate) fn read_pinned_meanwhile<T: DeviceRepr, R>(
         &self,
-        copies: &mut [(&CudaSlice<T>, &mut PinnedHostSlice<T>)],
+        copies: &mut [(CudaView<'_, T>, &mut PinnedHostSlice<T>)],
         len: usize,
         meanwhile: impl FnOnce() -> R,
     ) -> Result<R> {

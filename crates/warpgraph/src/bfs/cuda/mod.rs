@@ -673,8 +673,8 @@ impl GpuBfs {
         let t0 = Instant::now();
         self.gpu.read_pinned_meanwhile(
             &mut [
-                (&self.depth, &mut self.depth_host),
-                (&self.parent, &mut self.parent_host),
+                (self.depth.as_view(), &mut self.depth_host),
+                (self.parent.as_view(), &mut self.parent_host),
             ],
             n,
             || {

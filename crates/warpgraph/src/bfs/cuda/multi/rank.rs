@@ -198,9 +198,8 @@ pub(super) struct Counters {
     sent: CudaSlice<u32>,
     /// A short top-down level's pairs from this rank, their number first.
     list: CudaSlice<u32>,
-    /// The team's size (the length of `sent`), and 1 (for a solo rank's short levels).
+    /// The team's size (the length of `sent`).
     world: u32,
-    one: u32,
     /// The lengths of the two lists of [`RankState::listed`], then the arcs of each one's
     /// level (cleared at a search's start and by mbfs_visit; mbfs_absorb keeps them).
     listed_len: CudaSlice<u32>,
@@ -215,6 +214,8 @@ impl Counters {
     /// As [`Counters::push`], for a team of one with `alone` (COUNTERS' `world` 1: a solo
     /// rank's short level, whose list is every rank's).
     fn push_for<'a>(&'a mut self, b: &mut LaunchArgs<'a>, alone: bool) {
+        // COUNTERS' `world` for a team of one (a reference that outlives the launch).
+        static ONE: u32 = 1;
         let Counters {
             stats,
             qlen,
@@ -222,14 +223,13 @@ impl Counters {
             sent,
             list,
             world,
-            one,
             listed_len,
         } = self;
         b.arg(stats)
             .arg(qlen)
             .arg(blen)
             .arg(sent)
-            .arg(if alone { &*one } else { &*world })
+            .arg(if alone { &ONE } else { &*world })
             .arg(list)
             .arg(listed_len);
     }
@@ -476,7 +476,6 @@ impl RankState {
                 sent: gpu.zeros(m.world)?,
                 list: gpu.zeros(list_words)?,
                 world: m.world as u32,
-                one: 1,
                 listed_len: gpu.zeros(4)?,
             },
             counts: gpu.zeros(m.world * m.world)?,
