@@ -49,8 +49,11 @@
 //! frontier on every GPU, and in the same group an all-gather of every GPU's count of its
 //! vertices and out-arcs, whose sums the host reads for the direction switch, which
 //! every GPU takes alike: Beamer's rule ([`BfsOptions::alpha`], [`BfsOptions::beta`]) on
-//! the whole graph's counts, but back to top-down only into a short level (a long one
-//! after the bottom-up levels finds little, and costs more than a bottom-up step). When
+//! the whole graph's counts, but to bottom-up only from a frontier that is not shrinking
+//! (past a road network's widest level its frontier can hold a fifteenth of the arcs
+//! left, and the search went bottom-up and back at every level), and back to top-down
+//! only into a short level (a long one after the bottom-up levels finds little, and costs
+//! more than a bottom-up step). When
 //! the frontier is empty, or a bottom-up step left no vertex unvisited (a fourth count;
 //! the vertices no arc leads to aside), every GPU holds the depths and parents of its
 //! range: in one process each copies them straight into the host's tree (through

@@ -375,7 +375,9 @@ __device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, 
 // bound the queued level was given) and, with `alpha` (not 0: the direction switch),
 // at most the arcs still unexplored over alpha: `unexplored` (before this level's
 // frontier) less this level's frontier's arcs (`frontier_arcs`, or where that is ~0, as
-// the last mbfs_absorb left them in ahead[2]); and it can find a vertex (`spent` in
+// the last mbfs_absorb left them in ahead[2]), unless it holds fewer vertices than this
+// level's frontier (`frontier_vertices`, or ahead[3]: the switch is taken only from a
+// frontier that is not shrinking); and it can find a vertex (`spent` in
 // rank.rs, `undirected` as the graph). Such a queued level's kernels (`gated`)
 // do nothing unless its flag is set; the host, which finds the same from the counts,
 // queues the right level after one that did nothing.
@@ -389,8 +391,9 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
                                        u32* parent, u32 level, const u32* deg, COUNTERS,
                                        u32* ticket, u64* box, u64 seq, u64* listed,
                                        u32 listed_cap, u32 piece, u32 short_arcs, u64* ahead,
-                                       u32 gated, u64 unexplored, u64 frontier_arcs, u64 alpha,
-                                       u64 next_cap, u32 undirected) {
+                                       u32 gated, u64 unexplored, u64 frontier_vertices,
+                                       u64 frontier_arcs, u64 alpha, u64 next_cap,
+                                       u32 undirected) {
     if (gated && !ahead[level & 1]) return;
     clear(COUNTER_ARGS, false);
     // A list longer than its cap lost pairs: flagged for the host (stats[2]), which
@@ -465,13 +468,15 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
         }
         u64 before = frontier_arcs == ~0ull ? ahead[2] : frontier_arcs;
         u64 left = unexplored > before ? unexplored - before : 0;
+        u64 now = frontier_vertices == ~0ull ? ahead[3] : frontier_vertices;
         // Not short either if it can find nothing (`spent` in rank.rs: the host ends the
         // search there).
         bool next = counts[0] > 0 && counts[1] > (undirected ? counts[0] : 0) &&
                     counts[2] == 0 && counts[1] <= next_cap &&
-                    (alpha == 0 || counts[1] <= left / alpha);
+                    (alpha == 0 || counts[1] <= left / alpha || counts[0] < now);
         ahead[(level + 1) & 1] = next;
         ahead[2] = counts[1];
+        ahead[3] = counts[0];
         post_value(box, STATS, next);
         *ticket = 0;
         post(box, seq);
@@ -503,7 +508,8 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // for the block, into shared memory) and decides alike: the next level is short if its
 // frontier is not empty, no pair was lost, its arcs are at most short_arcs and, with
 // `alpha` (not 0: the direction switch), at most `unexplored` (the arcs not yet
-// expanded, this level's frontier's included) over alpha; and it can find a vertex
+// expanded, this level's frontier's included) over alpha or fewer vertices than this
+// level's (`nf0` at the first); and it can find a vertex
 // (`spent` in rank.rs: some arc, and with `undirected` more arcs than vertices). The counters
 // rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
 // suffices (as in bfs.cu's listed_levels). A level is a chain of about seven round trips
@@ -512,15 +518,16 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // where they need not.
 //
 // At the end block 0 posts the last level's counts (STATS values), whether the next
-// level is short, the levels run and the arcs still unexplored, and leaves listed_len
+// level is short, the levels run, the arcs still unexplored and the last level's
+// frontier's vertices, and leaves listed_len
 // as mbfs_absorb would have (for a next level that is short, but too long for a run: the
 // host's own, at the whole grid).
 extern "C" __global__ void __launch_bounds__(256)
 mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* parent,
                const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
                u32* listed_len, u32* list_a, u32* list_b, u64* run, u32* bar,
-               u32 level, u32 last, u64 unexplored, u64 alpha, u32 undirected, u64 arcs0,
-               u64 run_arcs,
+               u32 level, u32 last, u64 unexplored, u64 alpha, u32 undirected, u64 nf0,
+               u64 arcs0, u64 run_arcs,
                u64* box, u64 seq) {
     u32 lane = threadIdx.x & 31;
     u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -534,7 +541,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         for (u32 k = 0; k < 3 * RUN_SET; k++) run[k] = 0;
     // The level's pieces and their arcs.
     u32 len = ld(listed_len + (level & 1));
-    u64 level_arcs = arcs0;
+    u64 level_nf = nf0, level_arcs = arcs0;
     // The pieces a warp takes a round (see above).
     auto fan = [&]() {
         u32 g = 32;
@@ -647,9 +654,10 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         len = (u32)counts[3];
         level_arcs = mf;
         bool next = nf > 0 && mf > (undirected ? nf : 0) && lost_any == 0 &&
-                    mf <= short_arcs && (alpha == 0 || mf <= unexplored / alpha);
+                    mf <= short_arcs && (alpha == 0 || mf <= unexplored / alpha || nf < level_nf);
         if (next && mf <= run_arcs && level + 1 <= last) {
             unexplored -= mf;
+            level_nf = nf;
             continue;
         }
         if (lead) {
@@ -665,6 +673,7 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
             post_value(box, STATS, next);
             post_value(box, STATS + 1, i + 1);
             post_value(box, STATS + 2, unexplored);
+            post_value(box, STATS + 3, level_nf);
             post(box, seq);
         }
         return;

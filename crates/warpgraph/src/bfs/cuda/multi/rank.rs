@@ -28,14 +28,15 @@ struct Short {
 }
 
 /// What mbfs_absorb needs to decide whether the level after its own is short, for one
-/// queued ahead (see multi.cu): the arcs unexplored before the frontier it absorbs, that
-/// frontier's arcs (`None`: as the last mbfs_absorb counted them, for a level queued
-/// before they were known), the switch's alpha (0: top-down only) and the next level's
-/// lists' bound. (Whether the graph is undirected, for [`spent`], the rank knows.)
+/// queued ahead (see multi.cu): the arcs unexplored before the frontier it absorbs; that
+/// frontier's vertices, and its arcs still counted in `unexplored` (`None`: as the last
+/// mbfs_absorb counted them, for a level queued before they were known); the switch's
+/// alpha (0: top-down only) and the next level's lists' bound. (Whether the graph is
+/// undirected, for [`spent`], the rank knows.)
 #[derive(Clone, Copy)]
 struct NextRule {
     unexplored: u64,
-    frontier_arcs: Option<u64>,
+    frontier: Option<(u64, u64)>,
     alpha: u64,
     next_cap: u32,
 }
@@ -167,7 +168,8 @@ pub(super) struct RankState {
     mailbox: [Mailbox; 2],
     posted: [CudaEvent; 2],
     /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
-    /// mbfs_absorb's `ahead`), then the last short level's next frontier's arcs.
+    /// mbfs_absorb's `ahead`), then the last short level's next frontier's arcs and
+    /// vertices.
     ahead: CudaSlice<u64>,
     ticket: CudaSlice<u32>,
     /// The word of the all-reduce that starts every search on every rank at once.
@@ -404,8 +406,9 @@ impl RankState {
         };
         let big_len = big_len.max(SHORT_PIECES as usize);
         // The mailboxes' values: every rank's numbers of pairs, or the counts and
-        // mbfs_absorb's word on the next level, and mbfs_short_run's levels and arcs left.
-        let values = (m.world * m.world).max(STATS + 3);
+        // mbfs_absorb's word on the next level, and mbfs_short_run's levels, arcs left and
+        // its last level's frontier.
+        let values = (m.world * m.world).max(STATS + 4);
         let event = || {
             gpu.stream()
                 .record_event(Some(
@@ -480,7 +483,7 @@ impl RankState {
             },
             counts: gpu.zeros(m.world * m.world)?,
             mailbox: [gpu.mailbox(values)?, gpu.mailbox(values)?],
-            ahead: gpu.zeros(3)?,
+            ahead: gpu.zeros(4)?,
             ticket: gpu.zeros(1)?,
             start: gpu.zeros(1)?,
             ends: gpu.zeros(2)?,
@@ -590,7 +593,11 @@ impl RankState {
             bottom_up = match opts.direction {
                 Direction::TopDown => false,
                 Direction::BottomUp => true,
-                Direction::Optimizing if !bottom_up => mf > unexplored / alpha,
+                // Beamer's rule, but only from a frontier that is not shrinking: past its
+                // widest level a road network's frontier holds a fifteenth of the arcs
+                // left, and the search went bottom-up and back at every level (a road-like
+                // 1024 x 1024 grid: 57 levels of 20-50 us in place of short ones of 5-8).
+                Direction::Optimizing if !bottom_up => mf > unexplored / alpha && nf >= prev_nf,
                 // Beamer's rule, but only into a short level: a long top-down level after
                 // the bottom-up ones finds little and still pays all its steps, more than
                 // another bottom-up step (Kronecker 24 on 2 H200s: 0.126 ms for 1,696
@@ -723,7 +730,8 @@ impl RankState {
                             self.solo_depths(gpu)?;
                             step(&mut self.steps, gpu, "solo-depths")?;
                         }
-                        self.short_run(gpu, level, mf, unexplored, alpha_rule, last, post)?;
+                        let frontier = (nf, mf);
+                        self.short_run(gpu, level, frontier, unexplored, alpha_rule, last, post)?;
                         step(&mut self.steps, gpu, "run")?;
                     } else if let Some(short) = short {
                         // Every rank's list to every rank, which builds the next frontier
@@ -731,7 +739,7 @@ impl RankState {
                         // clears the counters and decides on the next level.
                         let rule = NextRule {
                             unexplored,
-                            frontier_arcs: Some(0),
+                            frontier: Some((nf, 0)),
                             alpha: alpha_rule,
                             next_cap: then,
                         };
@@ -777,7 +785,7 @@ impl RankState {
                 let post = self.mailbox[box_].next();
                 let rule = NextRule {
                     unexplored,
-                    frontier_arcs: None,
+                    frontier: None,
                     alpha: alpha_rule,
                     next_cap: next_cap(mf),
                 };
@@ -786,7 +794,7 @@ impl RankState {
                 ahead = Some((then, post, next_cap(mf)));
             }
             let e2 = mark(gpu, trace)?;
-            let mut counts = [0u64; STATS + 3];
+            let mut counts = [0u64; STATS + 4];
             let box_ = level as usize & 1;
             self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
             if counts[2] != 0 {
@@ -814,6 +822,7 @@ impl RankState {
                     }
                     last_short = Some(self.list_cap as u32);
                     unexplored = counts[STATS + 2];
+                    prev_nf = counts[STATS + 3];
                     ran = true;
                     levels
                 }
@@ -1211,19 +1220,20 @@ impl RankState {
         Ok(())
     }
 
-    /// A team of one's run of short levels from `level` (short, its frontier listed in
-    /// pieces of `arcs` arcs in all; `unexplored` arcs in no frontier up to this one) in
-    /// one cooperative launch of mbfs_short_run, up to the last level whose next one is
-    /// not short (more arcs than the lists' bound or, with `alpha` not 0, than the arcs
-    /// left over alpha; or [`spent`]) or has more than `run_arcs` arcs, or `last`. It posts
-    /// `post`: the last level's counts, whether the next level is short, the levels run and
-    /// the arcs still unexplored.
+    /// A team of one's run of short levels from `level` (short, its frontier of
+    /// `frontier.0` vertices listed in pieces of `frontier.1` arcs in all; `unexplored`
+    /// arcs in no frontier up to this one) in one cooperative launch of mbfs_short_run, up
+    /// to the last level whose next one is not short (more arcs than the lists' bound or,
+    /// with `alpha` not 0, than the arcs left over alpha, from a frontier not smaller than
+    /// its own; or [`spent`]) or has more than `run_arcs` arcs, or `last`. It posts `post`:
+    /// the last level's counts, whether the next level is short, the levels run, the arcs
+    /// still unexplored and the last level's frontier's vertices.
     #[allow(clippy::too_many_arguments)]
     fn short_run(
         &mut self,
         gpu: &Gpu,
         level: u32,
-        arcs: u64,
+        frontier: (u64, u64),
         unexplored: u64,
         alpha: u64,
         last: u32,
@@ -1255,7 +1265,8 @@ impl RankState {
             .arg(&unexplored)
             .arg(&alpha)
             .arg(&undirected)
-            .arg(&arcs)
+            .arg(&frontier.0)
+            .arg(&frontier.1)
             .arg(&self.run_arcs)
             .arg(&dev)
             .arg(&post);
@@ -1263,7 +1274,7 @@ impl RankState {
         // depths and parents); listed holds two lists of LISTED_CAP pieces of rows,
         // listed_len their lengths and arcs (four words); both lists hold 1 + 2 * LIST_CAP words
         // (short_arcs <= LIST_CAP pairs: a pair per frontier arc); run holds 3 * RUN_SET
-        // words, the mailbox STATS + 3 values; every block is resident (run_blocks, at
+        // words, the mailbox STATS + 4 values; every block is resident (run_blocks, at
         // most resident_grid's).
         unsafe { b.launch_cooperative(launch_config(self.run_blocks, THREADS)) }
             .map_err(gpu_err)?;
@@ -1334,11 +1345,12 @@ impl RankState {
             .arg(&piece)
             .arg(&short_arcs);
         let gated = u32::from(short.ahead);
-        let frontier_arcs = rule.frontier_arcs.unwrap_or(u64::MAX);
+        let (frontier_vertices, frontier_arcs) = rule.frontier.unwrap_or((u64::MAX, u64::MAX));
         let next_cap = u64::from(rule.next_cap);
         b.arg(&mut self.ahead)
             .arg(&gated)
             .arg(&rule.unexplored)
+            .arg(&frontier_vertices)
             .arg(&frontier_arcs)
             .arg(&rule.alpha)
             .arg(&next_cap)
@@ -1346,7 +1358,7 @@ impl RankState {
         // SAFETY: matches mbfs_absorb; lists holds `world` lists of `len` entries, each
         // at most `cap` pairs of vertices below n; deg covers every vertex, sent `world`
         // counts, the mailbox STATS + 1 values, listed two lists of LISTED_CAP entries,
-        // listed_len their lengths and arcs (four words), ahead three words.
+        // listed_len their lengths and arcs (four words), ahead four words.
         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         Ok(())
     }
