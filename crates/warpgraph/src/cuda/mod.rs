@@ -472,6 +472,35 @@ impl Gpu {
         Ok(r)
     }
 
+    /// Queues a copy of `data` into the start of `buf` through the page-locked `staging`
+    /// (at least as long), and returns at once. A copy straight from pageable memory
+    /// would first wait for all the work queued before it (the driver syncs the stream),
+    /// holding the host back from queuing what follows: a team's rank whose search was
+    /// queued behind the start's all-reduce then launched its first level only once the
+    /// other ranks had come, and the team waited for it at the first collective.
+    ///
+    /// `staging` must not be written again (by this or anything else) until the stream
+    /// has been waited for.
+    pub(crate) fn write_pinned<T: DeviceRepr + ValidAsZeroBits + Copy>(
+        &self,
+        data: &[T],
+        buf: &mut CudaSlice<T>,
+        staging: &mut PinnedHostSlice<T>,
+    ) -> Result<()> {
+        assert!(data.len() <= staging.len() && data.len() <= buf.len());
+        if data.is_empty() {
+            return Ok(());
+        }
+        let host = &mut staging.as_mut_slice().map_err(gpu_err)?[..data.len()];
+        host.copy_from_slice(data);
+        self.ctx.bind_to_thread().map_err(gpu_err)?;
+        let (dst, _record) = cudarc::driver::DevicePtrMut::device_ptr_mut(buf, &self.stream);
+        // SAFETY: `host` is page-locked memory of `data.len()` elements, `buf` holds as
+        // many; the caller leaves `staging` alone until the stream has been waited for.
+        unsafe { cudarc::driver::result::memcpy_htod_async(dst, host, self.stream.cu_stream()) }
+            .map_err(gpu_err)
+    }
+
     /// Copies `buf` into `out` (as many elements as `out` holds) once all work queued
     /// before has finished.
     pub(crate) fn download_into<T: DeviceRepr>(

@@ -86,7 +86,9 @@
 //! `WARPGRAPH_TRACE=1` prints each rank's levels once its search is done (events on the
 //! stream, read afterwards: the levels run as untraced, but for the queueing ahead and a
 //! team of one's runs, which a trace turns off): the GPU time of the step, of the
-//! exchange, the host's, and the GPU's wait for the host before the level;
+//! exchange, the host's, and the GPU's wait for the host before the level, then the
+//! search's end (when the host saw the kernels end, the copies into the tree, the bus's
+//! and the host's parts, and the all-reduce of the ranks' times);
 //! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level. A
 //! lone search starts on idle GPUs (an H200 idles at 345 MHz, not 1,980), so trace warm
 //! ones: `WARPGRAPH_TRACE=2 warpgraph bench bfs FILE --gpus 2 --trials 2` traces every

@@ -181,6 +181,8 @@ pub(super) struct RankState {
     /// The first levels, expanded by the host, and what they reached for the GPU.
     host: HostLevels,
     seeds: CudaSlice<u32>,
+    /// Page-locked: their copy does not wait for the stream ([`Gpu::write_pinned`]).
+    seeds_host: PinnedHostSlice<u32>,
     blocks: u32,
     /// The bottom-up kernel's grid: every block resident at once ([`Gpu::resident_grid`]).
     bottom_up_blocks: u32,
@@ -494,6 +496,7 @@ impl RankState {
             host: HostLevels::new(host_arcs),
             // A vertex reached per arc at most.
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
+            seeds_host: gpu.pinned(3 * host_arcs.max(1))?,
             posted: [event()?, event()?],
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
@@ -530,6 +533,7 @@ impl RankState {
         // bench's verifier: 2.7 s on 2 H200s at Kronecker 26, all of it counted in the
         // other rank's time, so the team's, before).
         let wait = gpu.wait_start()?;
+        let begun = Instant::now();
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
         let timer = gpu.timer_after(Some(wait))?;
         let dlo = self.dlo();
@@ -867,6 +871,9 @@ impl RankState {
         }
         let done = timer.kernels_done(gpu)?;
         m.link.wait_event(&done)?;
+        let seen = Instant::now();
+        // Seconds copying to page-locked memory, and from there into the tree.
+        let mut copies = (0.0, 0.0);
         if let Some(dest) = dest {
             // Gathering, rank 0 writes every part, its own first; else each rank its own.
             let parts = match gather {
@@ -884,10 +891,13 @@ impl RankState {
                 // SAFETY: ranks write disjoint ranges, and none is read before the
                 // all-reduce below (see `team_searches`).
                 let (dh, ph) = unsafe { dest.range(self.part.range(p)) };
-                copy_out(gpu, d, at, dh, &mut self.stage)?;
-                copy_out(gpu, pa, at, ph, &mut self.stage)?;
+                for (buf, out) in [(d, dh), (pa, ph)] {
+                    let (bus, host) = copy_out(gpu, buf, at, out, &mut self.stage)?;
+                    copies = (copies.0 + bus, copies.1 + host);
+                }
             }
         }
+        let copied = Instant::now();
         let times = timer.finish(&done)?;
         // The slowest rank's times, on every rank, once every rank has written its part.
         // (Seconds as bits: for floats of one sign their order is the integers'.)
@@ -900,6 +910,23 @@ impl RankState {
         let mut ends = [0u64; 2];
         gpu.download_into(&self.ends, &mut ends)?;
         print_trace(m.rank, &traced)?;
+        if trace {
+            let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;
+            eprintln!(
+                "rank {} end: the kernels' end seen {:.3} ms after the start (kernels {:.3} \
+                 ms), copies {:.3} ms (to page-locked {:.3}, into the tree {:.3}), the \
+                 times' all-reduce {:.3} ms; this rank {:.3} ms, the team {:.3} ms",
+                m.rank,
+                ms(begun, seen),
+                times.kernel_seconds * 1e3,
+                ms(seen, copied),
+                copies.0 * 1e3,
+                copies.1 * 1e3,
+                ms(copied, Instant::now()),
+                times.total_seconds * 1e3,
+                f64::from_bits(ends[0]) * 1e3,
+            );
+        }
         Ok(RankRun {
             times: RunTimes {
                 seconds: f64::from_bits(ends[0]),
@@ -917,11 +944,9 @@ impl RankState {
             return Ok(());
         }
         let stream = gpu.stream();
-        if !found.is_empty() {
-            stream
-                .memcpy_htod(&found[..], &mut self.seeds.slice_mut(..found.len()))
-                .map_err(gpu_err)?;
-        }
+        // Not waiting for the stream (the start's all-reduce, the other ranks): the
+        // levels after it are queued at once.
+        gpu.write_pinned(found, &mut self.seeds, &mut self.seeds_host)?;
         let count = (found.len() / 3) as u32;
         let dlo = self.dlo();
         let mut b = stream.launch_builder(&self.k.seed);
@@ -1451,21 +1476,24 @@ fn ahead_differs(rank: usize, level: u32, host: bool) -> Error {
 }
 
 /// Copies the first `out.len()` entries of `buf` into `out` through the page-locked
-/// buffer `stage` (made or grown as needed), the host's part in parallel.
+/// buffer `stage` (made or grown as needed), the host's part in parallel; returns the
+/// seconds of each half (for `WARPGRAPH_TRACE`).
 fn copy_out(
     gpu: &Gpu,
     buf: &CudaSlice<u32>,
     at: usize,
     out: &mut [u32],
     stage: &mut Option<PinnedHostSlice<u32>>,
-) -> Result<()> {
+) -> Result<(f64, f64)> {
+    let t = Instant::now();
     if stage.as_ref().is_none_or(|s| s.len() < out.len()) {
         *stage = Some(gpu.pinned(out.len())?);
     }
     let stage = stage.as_mut().expect("made above");
     let staged = gpu.read_pinned_from(buf, at, out.len(), stage)?;
+    let bus = t.elapsed().as_secs_f64();
     out.par_iter_mut()
         .zip(staged.par_iter())
         .for_each(|(o, s)| *o = *s);
-    Ok(())
+    Ok((bus, t.elapsed().as_secs_f64() - bus))
 }
