@@ -11,8 +11,8 @@ mod common;
 
 use proptest::prelude::*;
 use warpgraph::bfs::cuda::multi::{
-    bfs_team, bfs_team_each, bfs_team_failing, bfs_team_lists, bfs_team_visit, LIST_CAP,
-    WHOLE_DEGREE,
+    bfs_team, bfs_team_each, bfs_team_failing, bfs_team_lists, bfs_team_visit, bfs_team_ways,
+    LIST_CAP, WHOLE_DEGREE,
 };
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
@@ -73,24 +73,30 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
     let mut first: Option<Vec<BfsTree>> = None;
     // The levels each search expanded, by way: the same for every team, solo or not.
     let mut levels_of = std::collections::HashMap::new();
-    let ways = std::iter::once(None).chain(
-        ways.iter()
-            .flat_map(|&c| [true, false].map(move |solo| Some((c, solo)))),
-    );
-    let runs_of = teams.iter().flat_map(|t| {
-        ways.clone()
-            .filter(move |c| t.world > 1 || c.is_none_or(|(_, solo)| solo))
-            .map(move |c| (t, c))
-    });
-    for (team, cap) in runs_of {
+    // Each team: the defaults on a setup of their own, then every one of `ways` on one
+    // setup, solo, and on another split by owner (a join of NCCL across 4 GPUs costs
+    // more than all of a small graph's searches).
+    let runs_of = teams.iter().flat_map(|team| {
         let size = team.describe();
-        let runs = match cap {
-            None => bfs_team_each(team, g, &searches),
-            Some((c, solo)) => bfs_team_lists(team, g, &searches, c, solo),
-        }
-        .unwrap_or_else(|e| {
+        let fail = move |cap: &dyn std::fmt::Debug, e: Error| -> ! {
             panic!("team of {size}, ways (lists, host arcs, whole degree), solo {cap:?}: {e}")
-        });
+        };
+        let defaults = bfs_team_each(team, g, &searches).unwrap_or_else(|e| fail(&"defaults", e));
+        let solos: &[bool] = if team.world > 1 {
+            &[true, false]
+        } else {
+            &[true]
+        };
+        let mut all = vec![(None, defaults)];
+        for &solo in solos.iter().filter(|_| !ways.is_empty()) {
+            let runs = bfs_team_ways(team, g, &searches, ways, solo)
+                .unwrap_or_else(|e| fail(&(ways, solo), e));
+            all.extend(ways.iter().zip(runs).map(|(&c, r)| (Some((c, solo)), r)));
+        }
+        all.into_iter().map(move |(cap, runs)| (team, cap, runs))
+    });
+    for (team, cap, runs) in runs_of {
+        let size = team.describe();
         assert_eq!(runs.trees.len(), searches.len());
         // The memory is there: a team of several ranks is solo as asked (by default too).
         let solo = team.world > 1 && cap.is_none_or(|(_, solo)| solo);

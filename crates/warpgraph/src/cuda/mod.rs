@@ -508,13 +508,49 @@ impl Gpu {
         buf: &CudaSlice<T>,
         out: &mut [T],
     ) -> Result<()> {
+        self.download_from(buf, 0, out)
+    }
+
+    /// As [`Gpu::download_into`], from element `at` of `buf`. Into memory
+    /// [`Gpu::register`] page-locked, the copy lands straight in `out`.
+    pub(crate) fn download_from<T: DeviceRepr>(
+        &self,
+        buf: &CudaSlice<T>,
+        at: usize,
+        out: &mut [T],
+    ) -> Result<()> {
         if out.is_empty() {
             return Ok(());
         }
         self.stream
-            .memcpy_dtoh(&buf.slice(..out.len()), out)
+            .memcpy_dtoh(&buf.slice(at..at + out.len()), out)
             .map_err(gpu_err)?;
         self.stream.synchronize().map_err(gpu_err)
+    }
+
+    /// Page-locks the `len` elements from `ptr` in place, for every GPU of this process,
+    /// until the result is dropped: a copy from a GPU then lands in them straight, with
+    /// no page-locked buffer between (and no copy out of it). `None` where the driver
+    /// refuses (a page already locked by another range, a limit on locked memory): the
+    /// caller then copies through a buffer of its own.
+    ///
+    /// # Safety
+    /// The memory must stay allocated, where it is, until the result is dropped.
+    pub(crate) unsafe fn register<T>(&self, ptr: *mut T, len: usize) -> Option<Registered> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?;
+        if bytes == 0 {
+            return None;
+        }
+        self.ctx.bind_to_thread().ok()?;
+        // SAFETY: `bytes` from `ptr` are the caller's allocation, which outlives the
+        // registration (the caller's promise).
+        let code = unsafe {
+            sys::cuMemHostRegister_v2(ptr.cast(), bytes, sys::CU_MEMHOSTREGISTER_PORTABLE)
+        };
+        (code == sys::CUresult::CUDA_SUCCESS).then(|| Registered {
+            ptr: ptr.cast(),
+            ctx: self.ctx.clone(),
+        })
     }
 
     /// Starts timing the work queued from now on (see [`Timer`]).
@@ -554,6 +590,24 @@ impl Gpu {
             wall,
             before,
         })
+    }
+}
+
+/// Host memory page-locked in place by [`Gpu::register`], until dropped.
+pub(crate) struct Registered {
+    ptr: *mut std::ffi::c_void,
+    ctx: Arc<CudaContext>,
+}
+
+// SAFETY: the address is only handed back to the driver, once, on drop.
+unsafe impl Send for Registered {}
+unsafe impl Sync for Registered {}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let _ = self.ctx.bind_to_thread();
+        // SAFETY: registered by `Gpu::register`, and unregistered only here.
+        let _ = unsafe { sys::cuMemHostUnregister(self.ptr) };
     }
 }
 

@@ -56,8 +56,10 @@
 //! more than a bottom-up step). When
 //! the frontier is empty, or a bottom-up step left no vertex unvisited (a fourth count;
 //! the vertices no arc leads to aside), every GPU holds the depths and parents of its
-//! range: in one process each copies them straight into the host's tree (through
-//! page-locked memory); a team spread over processes sends them to rank 0 first.
+//! range: in one process each copies them straight into the host's tree, which the
+//! team page-locks in place for all its searches (a small tree, or one the driver will
+//! not lock, goes through a page-locked buffer of each rank); a team spread over
+//! processes sends them to rank 0 first.
 //!
 //! Each level costs a few kernels, one collective (group) and one wait of the host for
 //! the counts (three and two for a top-down level that sends pairs; a team of one GPU
@@ -113,7 +115,7 @@ use super::super::{BfsOptions, BfsTree, Direction};
 use super::never_reached;
 use crate::cuda::link::Reduce;
 use crate::cuda::team::{self, Member, TeamSpec};
-use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, Mailbox};
+use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, Mailbox, Registered};
 use crate::device::RunTimes;
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Graph, VertexId};
@@ -168,6 +170,10 @@ pub struct TeamRuns {
 /// Out-arcs a warp expands at once of a frontier vertex with at least as many (multi.cu's
 /// `piece`): the hubs of a skewed graph are cut into pieces that the whole grid shares.
 const PIECE: u64 = 256;
+
+/// Vertices from which a team page-locks the host's tree in place (a smaller one is
+/// copied through a page-locked buffer in microseconds).
+const LOCK_VERTICES: usize = 1 << 16;
 
 /// The mean out-degree of a long top-down level's frontier from which a team expands the
 /// whole frontier on every GPU (`Expand::Whole`). Each GPU then spends a warp on every
@@ -323,7 +329,7 @@ pub fn bfs_team_visit(
     tree: &mut BfsTree,
     visit: impl FnMut(&TeamSearch<'_>) -> Result<()> + Send,
 ) -> Result<f64> {
-    team_searches(spec, g, searches, Tuning::from_env()?, tree, visit)
+    team_searches(spec, g, searches, &[Tuning::from_env()?], tree, visit)
 }
 
 /// As [`bfs_team_each`], with top-down levels short up to `list_cap` frontier arcs (at
@@ -338,21 +344,39 @@ pub fn bfs_team_lists(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
-    (list_cap, host_arcs, whole_degree): (usize, usize, u64),
+    ways: (usize, usize, u64),
     solo: bool,
 ) -> Result<TeamRuns> {
-    let tuning = Tuning {
-        list_cap,
-        host_arcs,
-        whole_degree,
-        fail_at: None,
-        run_blocks: RUN_BLOCKS,
-        // Half the bound: some runs end before a short level, which then takes the
-        // host's way.
-        run_arcs: list_cap as u64 / 2,
-        solo,
-    };
-    every_tree(spec, g, searches, tuning)
+    let mut runs = bfs_team_ways(spec, g, searches, &[ways], solo)?;
+    Ok(runs.remove(0))
+}
+
+/// As [`bfs_team_lists`] for each of `ways` in turn, all on one setup of the team (a
+/// join of NCCL each costs more than a search of a small graph): one [`TeamRuns`] per
+/// way, each with the setup's seconds.
+#[doc(hidden)]
+pub fn bfs_team_ways(
+    spec: &TeamSpec,
+    g: &Graph,
+    searches: &[(VertexId, BfsOptions)],
+    ways: &[(usize, usize, u64)],
+    solo: bool,
+) -> Result<Vec<TeamRuns>> {
+    let tunings: Vec<Tuning> = ways
+        .iter()
+        .map(|&(list_cap, host_arcs, whole_degree)| Tuning {
+            list_cap,
+            host_arcs,
+            whole_degree,
+            fail_at: None,
+            run_blocks: RUN_BLOCKS,
+            // Half the bound: some runs end before a short level, which then takes the
+            // host's way.
+            run_arcs: list_cap as u64 / 2,
+            solo,
+        })
+        .collect();
+    every_tree(spec, g, searches, &tunings)
 }
 
 /// As [`bfs_team_each`] with no levels on the host, but rank `rank` stops with an error
@@ -375,31 +399,42 @@ pub fn bfs_team_failing(
         run_arcs: RUN_ARCS,
         solo: true,
     };
-    every_tree(spec, g, searches, tuning)
+    let mut runs = every_tree(spec, g, searches, &[tuning])?;
+    Ok(runs.remove(0))
 }
 
-/// The searches of [`team_searches`], every tree kept.
+/// The searches of [`team_searches`] with each of `tunings` (at least one), every tree
+/// kept: one [`TeamRuns`] per tuning.
 fn every_tree(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
-    tuning: Tuning,
-) -> Result<TeamRuns> {
-    let mut runs = TeamRuns {
-        trees: vec![None; searches.len()],
-        times: vec![RunTimes::default(); searches.len()],
-        levels: vec![0; searches.len()],
-        solo: false,
-        setup_seconds: 0.0,
-    };
+    tunings: &[Tuning],
+) -> Result<Vec<TeamRuns>> {
+    let k = searches.len();
+    let mut runs = vec![
+        TeamRuns {
+            trees: vec![None; k],
+            times: vec![RunTimes::default(); k],
+            levels: vec![0; k],
+            solo: false,
+            setup_seconds: 0.0,
+        };
+        tunings.len()
+    ];
     let mut tree = BfsTree::default();
-    runs.setup_seconds = team_searches(spec, g, searches, tuning, &mut tree, |s| {
-        runs.trees[s.index] = s.tree.cloned();
-        runs.times[s.index] = s.times;
-        runs.levels[s.index] = s.levels;
-        runs.solo = s.solo;
+    let setup = team_searches(spec, g, searches, tunings, &mut tree, |s| {
+        let r = &mut runs[s.index / k];
+        let i = s.index % k;
+        r.trees[i] = s.tree.cloned();
+        r.times[i] = s.times;
+        r.levels[i] = s.levels;
+        r.solo = s.solo;
         Ok(())
     })?;
+    for r in &mut runs {
+        r.setup_seconds = setup;
+    }
     Ok(runs)
 }
 
@@ -470,12 +505,14 @@ impl Tuning {
 /// The caller's `visit`, as the first rank of the process holds it.
 type Visit<'v> = &'v mut (dyn FnMut(&TeamSearch<'_>) -> Result<()> + Send);
 
-/// The searches of [`bfs_team_visit`], their ways bounded by `tuning`.
+/// The searches of [`bfs_team_visit`], their ways bounded by each of `tunings` in turn
+/// (at least one; all of one `solo`), all on one setup of the team: `visit` sees search
+/// `i` of tuning `t` as index `t * searches.len() + i`.
 fn team_searches(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
-    tuning: Tuning,
+    tunings: &[Tuning],
     tree: &mut BfsTree,
     mut visit: impl FnMut(&TeamSearch<'_>) -> Result<()> + Send,
 ) -> Result<f64> {
@@ -495,13 +532,26 @@ fn team_searches(
     // One process driving every GPU: each rank copies its part of the tree straight into
     // the host's arrays. Spread over processes: the parts go to rank 0 over NCCL first.
     let gather = !spec.is_whole();
-    let dest = match spec.has_root() {
+    let mut dest = match spec.has_root() {
         true => {
             sized(&mut tree.depth, n, 0);
             sized(&mut tree.parent, n, 0);
             Some(Dest::of(tree))
         }
         false => None,
+    };
+    // The tree page-locked in place for all the searches: each rank's copies land in it
+    // straight (at Kronecker 24 on 4 H200s, copying through a page-locked buffer and on
+    // into the tree took 5-13 ms a search, the second copy most of it). Where the driver
+    // refuses, or for a small tree, through each rank's own page-locked buffer.
+    let _locked = match (dest.as_mut(), spec.gpus.first()) {
+        (Some(d), Some(&ordinal)) if n >= LOCK_VERTICES => match Gpu::open(ordinal) {
+            // SAFETY: the tree's vectors are neither freed nor moved before the end of
+            // this function (`Dest::of`), and `_locked` is dropped before then.
+            Ok(gpu) => unsafe { d.lock(&gpu) },
+            Err(_) => Vec::new(),
+        },
+        _ => Vec::new(),
     };
     // The first local rank calls `visit`; gathering, it is rank 0 (or no rank writes).
     let visit: Visit<'_> = &mut visit;
@@ -513,25 +563,41 @@ fn team_searches(
     }
     // Alike on every rank: made once for all of this process's.
     let never = never_reached(g.incoming(), part.words());
-    let tuning = Tuning {
-        list_cap: tuning.list_cap.min(LIST_CAP),
-        host_arcs: tuning.host_arcs.min(LIST_CAP),
-        ..tuning
+    let tunings: Vec<Tuning> = tunings
+        .iter()
+        .map(|t| Tuning {
+            list_cap: t.list_cap.min(LIST_CAP),
+            host_arcs: t.host_arcs.min(LIST_CAP),
+            ..*t
+        })
+        .collect();
+    let (first, solo) = match tunings.first() {
+        Some(t) if tunings.iter().all(|u| u.solo == t.solo) => (*t, t.solo),
+        _ => unreachable!("team_searches takes at least one tuning, all of one `solo`"),
     };
+    // The host's table and the GPUs' seeds for the most arcs any tuning hands them.
+    let host_arcs = tunings.iter().map(|t| t.host_arcs).max().unwrap_or(0);
     let setup = team::run(spec, inputs, |m, (dest, mut visit)| {
-        let mut state = RankState::new(m, g, part, &never, gather, tuning.host_arcs, tuning.solo)?;
-        state.list_cap = tuning.list_cap;
-        state.whole_degree = tuning.whole_degree;
-        state.fail_at = tuning.fail_at;
-        if state.short_world(m) == 1 && tuning.run_blocks > 0 {
-            let most = m
+        let mut state = RankState::new(m, g, part, &never, gather, host_arcs, solo)?;
+        let most = match state.short_world(m) == 1 && first.run_blocks > 0 {
+            true => m
                 .gpu
-                .resident_grid(&state.k.short_run, "mbfs_short_run", THREADS, 32)?;
-            state.run_blocks = tuning.run_blocks.min(most);
-            state.run_arcs = tuning.run_arcs;
-        }
+                .resident_grid(&state.k.short_run, "mbfs_short_run", THREADS, 32)?,
+            false => 0,
+        };
         let setup = start.elapsed().as_secs_f64();
-        for (index, (s, opts)) in searches.iter().enumerate() {
+        let each = tunings
+            .iter()
+            .flat_map(|t| searches.iter().map(move |s| (t, s)));
+        for (index, (tuning, (s, opts))) in each.enumerate() {
+            state.list_cap = tuning.list_cap;
+            state.whole_degree = tuning.whole_degree;
+            state.fail_at = tuning.fail_at;
+            state.host.cap = tuning.host_arcs;
+            if most > 0 {
+                state.run_blocks = tuning.run_blocks.min(most);
+                state.run_arcs = tuning.run_arcs;
+            }
             let run = state.search(m, g, *s, opts, dest.as_ref())?;
             if let Some(visit) = visit.as_mut() {
                 // SAFETY: every rank of the team has copied its part of this search
@@ -564,6 +630,8 @@ struct Dest {
     depth: *mut u32,
     parent: *mut u32,
     n: usize,
+    /// Whether the depths and the parents are page-locked in place ([`Dest::lock`]).
+    locked: [bool; 2],
 }
 
 // SAFETY: the pointers are into a tree borrowed exclusively for the whole of
@@ -581,7 +649,26 @@ impl Dest {
             depth: tree.depth.as_mut_ptr(),
             parent: tree.parent.as_mut_ptr(),
             tree,
+            locked: [false; 2],
         }
+    }
+
+    /// Page-locks the depths and the parents in place (each where the driver agrees:
+    /// `locked`) until the result is dropped.
+    ///
+    /// # Safety
+    /// The tree's vectors must stay allocated, where they are, until the result is
+    /// dropped.
+    unsafe fn lock(&mut self, gpu: &Gpu) -> Vec<Registered> {
+        let mut held = Vec::new();
+        for (i, ptr) in [self.depth, self.parent].into_iter().enumerate() {
+            // SAFETY: `n` entries from `ptr`, which stay put (the caller's promise).
+            if let Some(r) = unsafe { gpu.register(ptr, self.n) } {
+                held.push(r);
+                self.locked[i] = true;
+            }
+        }
+        held
     }
 
     /// The depths and parents of the vertices `r`.

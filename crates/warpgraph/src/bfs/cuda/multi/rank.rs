@@ -179,7 +179,7 @@ pub(super) struct RankState {
     /// `WARPGRAPH_TRACE=2`: an event after each step of a level, printed with the level.
     steps: Option<Vec<(&'static str, CudaEvent)>>,
     /// The first levels, expanded by the host, and what they reached for the GPU.
-    host: HostLevels,
+    pub(super) host: HostLevels,
     seeds: CudaSlice<u32>,
     /// Page-locked: their copy does not wait for the stream ([`Gpu::write_pinned`]).
     seeds_host: PinnedHostSlice<u32>,
@@ -891,8 +891,8 @@ impl RankState {
                 // SAFETY: ranks write disjoint ranges, and none is read before the
                 // all-reduce below (see `team_searches`).
                 let (dh, ph) = unsafe { dest.range(self.part.range(p)) };
-                for (buf, out) in [(d, dh), (pa, ph)] {
-                    let (bus, host) = copy_out(gpu, buf, at, out, &mut self.stage)?;
+                for ((buf, out), locked) in [(d, dh), (pa, ph)].into_iter().zip(dest.locked) {
+                    let (bus, host) = copy_out(gpu, buf, at, out, locked, &mut self.stage)?;
                     copies = (copies.0 + bus, copies.1 + host);
                 }
             }
@@ -1475,17 +1475,23 @@ fn ahead_differs(rank: usize, level: u32, host: bool) -> Error {
     ))
 }
 
-/// Copies the first `out.len()` entries of `buf` into `out` through the page-locked
-/// buffer `stage` (made or grown as needed), the host's part in parallel; returns the
-/// seconds of each half (for `WARPGRAPH_TRACE`).
+/// Copies `out.len()` entries of `buf` from `at` into `out`: straight where `out` is
+/// page-locked (`locked`), else through the page-locked buffer `stage` (made or grown as
+/// needed), the host's part in parallel; returns the seconds of each half (for
+/// `WARPGRAPH_TRACE`).
 fn copy_out(
     gpu: &Gpu,
     buf: &CudaSlice<u32>,
     at: usize,
     out: &mut [u32],
+    locked: bool,
     stage: &mut Option<PinnedHostSlice<u32>>,
 ) -> Result<(f64, f64)> {
     let t = Instant::now();
+    if locked {
+        gpu.download_from(buf, at, out)?;
+        return Ok((t.elapsed().as_secs_f64(), 0.0));
+    }
     if stage.as_ref().is_none_or(|s| s.len() < out.len()) {
         *stage = Some(gpu.pinned(out.len())?);
     }
