@@ -339,6 +339,25 @@ fn bench_reports_verified_trials() {
     let r = json(&std::fs::read_to_string(dir.join("b.json")).unwrap());
     assert_eq!(r["trials"].as_array().unwrap().len(), 4);
     assert!(r["median_teps"].as_f64().unwrap() > 0.0);
+    // --warm-each: the untimed search before each timed one is not a trial.
+    let out = ok(
+        &[
+            "bench",
+            "bfs",
+            "--generate",
+            "kron:10",
+            "--trials",
+            "3",
+            "--warm-each",
+            "--json-out",
+            "w.json",
+            "--quiet",
+        ],
+        dir,
+    );
+    assert!(out.contains("3 trials, all verified"), "{out}");
+    let r = json(&std::fs::read_to_string(dir.join("w.json")).unwrap());
+    assert_eq!(r["trials"].as_array().unwrap().len(), 3);
     let out = ok(
         &[
             "bench",

@@ -94,6 +94,14 @@ pub struct BenchArgs {
     /// roots by default.
     #[arg(long, value_name = "N,N,..|all", value_delimiter = ',', value_parser = crate::args::parse_gpus)]
     gpus: Option<Vec<crate::args::Gpus>>,
+    /// bfs: before each timed search, the same search once more, untimed and right
+    /// before it, on every GPU timed (the teams' and the single-GPU code's): each then
+    /// starts at full clock and the GPUs of a team in step, not from the idle (345 MHz on
+    /// an H200) that verifying the last tree on the CPU left them in, as in a run of
+    /// searches with nothing between them. Off by default: the times are then those of
+    /// searches with other work between them.
+    #[arg(long)]
+    pub(crate) warm_each: bool,
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
     pub(crate) root_seed: u64,
@@ -225,7 +233,8 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     let mut runner = crate::cmd::bfs::runner(device, g, direction, variant, args.switch)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(64), args.root_seed);
-    let t = bfs_trials(g, &mut runner, &roots)?;
+    let warm = args.warm_each && matches!(device, Device::Cuda(_));
+    let t = bfs_trials(g, &mut runner, &roots, warm)?;
     Ok((runner.algorithm(), setup, t))
 }
 
@@ -235,9 +244,14 @@ pub(crate) fn bfs_trials(
     g: &Graph,
     runner: &mut bfs::BfsRunner,
     roots: &[warpgraph::VertexId],
+    warm_each: bool,
 ) -> Result<Vec<Trial>> {
     let mut tree = bfs::BfsTree::default();
     trials(roots, |&s| {
+        if warm_each {
+            // `--warm-each`: the same search just before, untimed.
+            runner.run_into(g, s, &mut tree)?;
+        }
         let times = runner.run_into(g, s, &mut tree)?;
         bfs::verify(g, &tree)?;
         Ok(Trial {

@@ -923,7 +923,7 @@ impl Run<'_> {
                     _ => &mut cpu_runner,
                 };
                 let needed = || Ok(warpgraph::bfs::cuda::bytes_needed(&g));
-                self.measure(&at, m, needed, || bfs_trials(&g, runner, &roots))?;
+                self.measure(&at, m, needed, || bfs_trials(&g, runner, &roots, false))?;
             }
             self.print_row(&name, methods.len(), Metric::Gteps);
         }

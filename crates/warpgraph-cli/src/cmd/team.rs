@@ -55,10 +55,13 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
     let mut identical = true;
     for &size in sizes {
         let spec = TeamSpec::from_env(size.resolve()?)?;
-        // The first root twice: a warm-up, dropped.
+        // The first root twice: a warm-up, dropped; with --warm-each every root twice,
+        // the first of each pair untimed.
+        let each = if args.warm_each { 2 } else { 1 };
+        let timed = |index: usize| index > 0 && index % each == 0;
         let searches: Vec<_> = [roots[0]]
             .iter()
-            .chain(&roots)
+            .chain(roots.iter().flat_map(|r| std::iter::repeat_n(r, each)))
             .map(|&s| (s, opts))
             .collect();
         let mut trials = Vec::new();
@@ -67,7 +70,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         // One tree for every search, each verified before the next one writes over it.
         let mut tree = bfs::BfsTree::default();
         let setup = bfs::cuda::multi::bfs_team_visit(&spec, g, &searches, &mut tree, |s| {
-            let Some(tree) = s.tree.filter(|_| s.index > 0) else {
+            let Some(tree) = s.tree.filter(|_| timed(s.index)) else {
                 return Ok(());
             };
             bfs::verify(g, tree)?;
@@ -115,7 +118,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
     // The single-GPU code (Enterprise, tuned) on GPU 0, same roots.
     let mut runner =
         crate::cmd::bfs::runner(Device::Cuda(0), g, None, Default::default(), args.switch)?;
-    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots)?;
+    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots, args.warm_each)?;
     let name = runner.algorithm();
     rows.push(Row {
         ran: Ran::OneGpu,
@@ -131,7 +134,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
     // The CPU code, every core, same roots.
     let mut runner =
         crate::cmd::bfs::runner(Device::Cpu, g, None, Default::default(), args.switch)?;
-    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots)?;
+    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots, false)?;
     rows.push(Row {
         ran: Ran::Cpu,
         report: report(
