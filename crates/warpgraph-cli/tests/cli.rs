@@ -321,43 +321,20 @@ fn negative_cycles_exit_with_code_three_and_name_the_cycle() {
 fn bench_reports_verified_trials() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
-    let out = ok(
-        &[
-            "bench",
-            "bfs",
-            "--generate",
-            "kron:10",
-            "--trials",
-            "4",
-            "--json-out",
-            "b.json",
-            "--quiet",
-        ],
-        dir,
-    );
-    assert!(out.contains("4 trials, all verified"), "{out}");
-    let r = json(&std::fs::read_to_string(dir.join("b.json")).unwrap());
-    assert_eq!(r["trials"].as_array().unwrap().len(), 4);
-    assert!(r["median_teps"].as_f64().unwrap() > 0.0);
-    // --warm-each: the untimed search before each timed one is not a trial.
-    let out = ok(
-        &[
-            "bench",
-            "bfs",
-            "--generate",
-            "kron:10",
-            "--trials",
-            "3",
-            "--warm-each",
-            "--json-out",
-            "w.json",
-            "--quiet",
-        ],
-        dir,
-    );
-    assert!(out.contains("3 trials, all verified"), "{out}");
-    let r = json(&std::fs::read_to_string(dir.join("w.json")).unwrap());
-    assert_eq!(r["trials"].as_array().unwrap().len(), 3);
+    // With --warm-each, the untimed search before each timed one is not a trial.
+    for (trials, warm) in [("4", None), ("3", Some("--warm-each"))] {
+        let mut args = vec!["bench", "bfs", "--generate", "kron:10", "--trials", trials];
+        args.extend(warm);
+        args.extend(["--json-out", "b.json", "--quiet"]);
+        let out = ok(&args, dir);
+        assert!(
+            out.contains(&format!("{trials} trials, all verified")),
+            "{out}"
+        );
+        let r = json(&std::fs::read_to_string(dir.join("b.json")).unwrap());
+        assert_eq!(r["trials"].as_array().unwrap().len().to_string(), trials);
+        assert!(r["median_teps"].as_f64().unwrap() > 0.0);
+    }
     let out = ok(
         &[
             "bench",
