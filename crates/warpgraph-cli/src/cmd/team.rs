@@ -160,6 +160,12 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         "(the CPU has no kernel time: its row's speed-ups compare its searches, trees in \
          host memory, with the one-GPU kernels)"
     );
+    if args.warm_each {
+        println!(
+            "(--warm-each: on the GPUs each root was searched once more, untimed, just \
+             before its timed search)"
+        );
+    }
     write_json(args, &rows)
 }
 
