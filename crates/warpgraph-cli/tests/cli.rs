@@ -435,6 +435,10 @@ fn bench_reports_verified_trials() {
             "--sizes",
         ),
         (
+            &["bench", "mst", "--generate", "kron:6", "--warm-each"][..],
+            "--warm-each is for bench bfs",
+        ),
+        (
             &["sssp", "--generate", "kron:6", "--threads-per-block", "256"][..],
             "dijkstra",
         ),

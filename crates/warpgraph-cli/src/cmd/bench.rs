@@ -139,6 +139,9 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     if args.sizes.is_some() {
         bail!("--sizes is for extract-min and reproduce");
     }
+    if args.warm_each && args.problem != Problem::Bfs {
+        bail!("--warm-each is for bench bfs");
+    }
     let device = resolve_device(args.device, what, gpu_code, quiet)?;
     let (g, graph_name) = args.graph.load(quiet)?;
     if let Some(sizes) = &args.gpus {
@@ -207,6 +210,9 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
             k.max,
             report.setup_seconds.unwrap_or(0.0)
         );
+        if args.warm_each {
+            println!("(--warm-each: each root searched once more, untimed, just before)");
+        }
     }
     if let Some(h) = report.harmonic_mean_teps {
         match report.kernel_harmonic_mean_teps {
