@@ -162,36 +162,53 @@ extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 
 // The frontier's vertices in the words [lo_word, lo_word + seg) as a list of ids from
 // vertex 32 * lo_word, their rows in `off`: this rank's own vertices in its rows, or, in a
 // team that expands the whole frontier on every rank, every vertex (lo_word 0) in the
-// delegates' rows. Each warp reserves its slots with one atomic add. A vertex of `piece`
-// arcs or more goes to `big` instead, as one entry (v << 32 | c) for each piece c of
-// `piece` arcs (their count in *blen), a warp to a piece: the hubs of a skewed graph are
-// spread over the whole grid at once. With `delegate` a big vertex is left out: every
-// rank expands it (mbfs_hub_queue).
-extern "C" __global__ void mbfs_queue(const u32* front, u32 lo_word, u32 seg, const u64* off,
+// delegates' rows. Each block reserves the slots of a round's words with one atomic add
+// (a warp's add each, on one counter, cost a short level of 100,000 vertices 0.02 ms). A
+// vertex of `piece` arcs or more goes to `big` instead, as one entry (v << 32 | c) for
+// each piece c of `piece` arcs (their count in *blen), a warp to a piece: the hubs of a
+// skewed graph are spread over the whole grid at once. Its warp writes those entries
+// together (a lane writing a hub's thousands alone held the hub level back). With
+// `delegate` a big vertex is left out: every rank expands it (mbfs_hub_queue). With
+// `clear` the words read are cleared (a short level's frontier is not needed after this).
+extern "C" __global__ void mbfs_queue(u32* front, u32 lo_word, u32 seg, const u64* off,
                                       u32* queue, u32* qlen, u64* big, u32* blen, u32 piece,
-                                      u32 delegate) {
+                                      u32 delegate, u32 clear) {
+    __shared__ u64 scratch[WARPS_MAX];
+    __shared__ u32 block_at;
     u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
-    // A warp takes 32 words a round; every lane runs the same rounds (shuffles need all).
-    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < seg; base += stride) {
-        u32 w = base + lane;
+    // Every thread of the block runs the same rounds (the barriers need them all), and
+    // every lane of a warp the same steps (the shuffles).
+    for (u32 base = blockIdx.x * blockDim.x; base < seg; base += stride) {
+        u32 w = base + threadIdx.x;
         u32 bits = w < seg ? front[lo_word + w] : 0;
-        u32 at = warp_slots(__popc(bits), qlen);
-        while (bits) {
-            u32 b = __ffs(bits) - 1;
-            bits &= bits - 1;
-            u32 v = w * 32 + b;
-            // A big vertex leaves a hole (UNREACHED) in the warps' queue.
-            u64 arcs = off[v + 1] - off[v];
-            if (arcs >= piece) {
-                if (!delegate) {
-                    u32 pieces = (u32)((arcs + piece - 1) / piece);
-                    u32 at = atomicAdd(blen, pieces);
-                    for (u32 c = 0; c < pieces; c++) big[at + c] = (u64)v << 32 | c;
-                }
-                v = UNREACHED;
+        if (clear && bits) front[lo_word + w] = 0;
+        u64 total;
+        u32 at = (u32)block_exclusive_scan64(__popc(bits), scratch, &total);
+        if (total == 0) continue;
+        // (block_at is read below only after this barrier and written again only after
+        // the next round's scan, whose barriers every thread passes first.)
+        if (threadIdx.x == 0) block_at = atomicAdd(qlen, (u32)total);
+        __syncthreads();
+        at += block_at;
+        while (__any_sync(FULL, bits)) {
+            u32 v = 0, pieces = 0;
+            if (bits) {
+                v = w * 32 + __ffs(bits) - 1;
+                bits &= bits - 1;
+                // A big vertex leaves a hole (UNREACHED) in the queue.
+                u64 arcs = off[v + 1] - off[v];
+                bool is_big = arcs >= piece;
+                if (is_big && !delegate) pieces = (u32)((arcs + piece - 1) / piece);
+                queue[at++] = is_big ? UNREACHED : v;
             }
-            queue[at++] = v;
+            u32 first = warp_slots(pieces, blen);
+            for (u32 bigs = __ballot_sync(FULL, pieces != 0); bigs; bigs &= bigs - 1) {
+                u32 j = __ffs(bigs) - 1;
+                u32 vj = __shfl_sync(FULL, v, j), pj = __shfl_sync(FULL, pieces, j);
+                u32 aj = __shfl_sync(FULL, first, j);
+                for (u32 c = lane; c < pj; c += 32) big[aj + c] = (u64)vj << 32 | c;
+            }
         }
     }
 }
@@ -251,33 +268,62 @@ __device__ __forceinline__ void td_pairs(u32 u, const u32* tgt, u64 first, u64 e
 // every vertex's arcs into this range (the delegates' rows, from vertex 0): for the big
 // pieces of frontier hubs, or for the whole frontier when every rank expands all of it.
 // With `list` (a short level, the rows this rank's own): the arcs go into the list as
-// pairs (td_pairs), and the first `words` words of `front` are cleared (every word at the
-// first short level of a run, for mbfs_front; none after). With `gate` (a short level
-// queued ahead, see mbfs_absorb) nothing is done unless *gate is set.
+// pairs (a lane per queued vertex, a warp per piece: td_pairs), and the first `words`
+// words of `front` are cleared but for [keep, keep + kept), which mbfs_queue cleared
+// (every word at the first short level of a run, for mbfs_front; none after). With
+// `gate` (a short level queued ahead, see mbfs_absorb) nothing is done unless *gate is
+// set.
 extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo,
                                          const u32* queue, const u32* qlen, const u64* big,
                                          const u32* blen, u32 piece, u32 lo, u32 nl,
                                          const u32* visited, u32* next, u32* parent, u32* cand,
                                          const u64* boff, const u32* btgt, u32 blo, u32* list,
-                                         u32 cap, u32* front, u32 words, const u64* gate) {
+                                         u32 cap, u32* front, u32 words, u32 keep,
+                                         u32 kept, const u64* gate) {
     if (gate && !*gate) return;
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     if (list) {
         u32 stride = gridDim.x * blockDim.x;
-        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) front[i] = 0;
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
+            if (i - keep >= kept) front[i] = 0;
     }
     u32 len = *qlen;
-    for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < len; i += warps) {
-        u32 v = queue[i];
-        if (v == UNREACHED) continue;  // a big vertex, below
-        if (list) {
-            td_pairs(qlo + v, tgt, off[v], off[v + 1], visited, list, cap);
-            continue;
+    if (list) {
+        // A short level's queued vertices have fewer than `piece` (32) arcs, most of them
+        // one or two: a lane each (a warp each took 0.022 ms for a level of 100,000 such
+        // on an H200), the pairs of a warp's step in one warp_slots. Every lane of a warp
+        // runs the same rounds and steps.
+        u32 stride = gridDim.x * blockDim.x;
+        for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < len;
+             base += stride) {
+            u32 v = base + lane < len ? queue[base + lane] : UNREACHED;
+            u64 a = 0, end = 0;
+            if (v != UNREACHED) {  // (else a big vertex, below)
+                a = off[v];
+                end = off[v + 1];
+            }
+            while (__any_sync(FULL, a < end)) {
+                u32 take = 0, t = 0;
+                if (a < end) {
+                    t = tgt[a++];
+                    take = !((visited[t / 32] >> (t % 32)) & 1);
+                }
+                u32 at = warp_slots(take, list);
+                if (take && at < cap) {
+                    list[1 + 2 * at] = t;
+                    list[2 + 2 * at] = qlo + v;
+                }
+            }
         }
-        u64 end = off[v + 1];
-        for (u64 a = off[v] + lane; a < end; a += 32)
-            td_arc(qlo + v, tgt[a], lo, nl, visited, next, parent, cand);
+    } else {
+        for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < len; i += warps) {
+            u32 v = queue[i];
+            if (v == UNREACHED) continue;  // a big vertex, below
+            u64 end = off[v + 1];
+            for (u64 a = off[v] + lane; a < end; a += 32)
+                td_arc(qlo + v, tgt[a], lo, nl, visited, next, parent, cand);
+        }
     }
     u32 pieces = *blen;
     for (u32 i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < pieces; i += warps) {

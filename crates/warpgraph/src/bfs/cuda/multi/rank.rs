@@ -1094,9 +1094,12 @@ impl RankState {
         let mut parent = self.parent.slice_mut(dlo..);
         let delegate = u32::from(how == Expand::Hubs);
         let listed = short.is_some_and(|s| s.listed);
+        // A short level's queue clears the words it reads (`front` is made again from the
+        // lists where a level that is not short needs it); the expansion clears the rest.
+        let cleared = u32::from(short.is_some() && !listed);
         if !listed {
             let mut b = stream.launch_builder(&self.k.queue);
-            b.arg(&self.front)
+            b.arg(&mut self.front)
                 .arg(&qword)
                 .arg(&qseg)
                 .arg(qoff)
@@ -1105,7 +1108,8 @@ impl RankState {
                 .arg(&mut self.big)
                 .arg(&mut self.counters.blen)
                 .arg(&piece)
-                .arg(&delegate);
+                .arg(&delegate)
+                .arg(&cleared);
             // SAFETY: matches mbfs_queue; the queue holds 32 * qseg entries (32 * words
             // with other ranks), enough for every vertex of the words, and big
             // pieces_bound's and the delegates' hub pieces, enough for every piece of them
@@ -1164,9 +1168,15 @@ impl RankState {
             Some(_) => b.arg(&mut self.counters.list),
             None => b.arg(&null),
         };
-        // The first short level of a run clears `front` (for mbfs_front).
+        // The first short level of a run clears `front` (for mbfs_front), but for the
+        // words its queue cleared.
         let clear = if listed { 0 } else { words };
-        b.arg(&cap).arg(&mut self.front).arg(&clear);
+        let (keep, kept) = if cleared == 1 { (qword, qseg) } else { (0, 0) };
+        b.arg(&cap)
+            .arg(&mut self.front)
+            .arg(&clear)
+            .arg(&keep)
+            .arg(&kept);
         // A level queued ahead: its flag.
         let flag = level as usize & 1;
         let gate = self.ahead.slice(flag..flag + 1);
@@ -1239,9 +1249,11 @@ impl RankState {
             .arg(&cap)
             .arg(&world)
             .arg(&mut self.front);
+        // A thread a pair of each list.
+        let blocks = cap.div_ceil(THREADS).clamp(1, self.blocks);
         // SAFETY: matches mbfs_front; lists holds `world` lists of `stride` entries, each
         // at most `cap` pairs of vertices below n, front covers every vertex.
-        unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        unsafe { b.launch(launch_config(blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
     }
 
@@ -1332,8 +1344,11 @@ impl RankState {
         post: u64,
     ) -> Result<()> {
         let stream = m.gpu.stream().clone();
-        let cfg = launch_config(self.blocks, THREADS);
         let cap = short.cap;
+        // A thread a pair of each list (a level's last ones hold a few hundred: a full
+        // grid's blocks each taking the ticket cost them 0.01 ms).
+        let blocks = cap.div_ceil(THREADS).clamp(1, self.blocks);
+        let cfg = launch_config(blocks, THREADS);
         let len = 1 + 2 * cap as usize;
         let alone = self.short_world(m) == 1;
         self.turn_lists(self.short_world(m));
