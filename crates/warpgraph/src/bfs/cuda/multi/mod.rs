@@ -10,9 +10,9 @@
 //! holds only its range's rows (out-arcs, and in-arcs for a directed graph), depths and
 //! parents. The frontier and the visited set are bitmaps of the whole graph, the same on
 //! every GPU. Each level is either
-//! - top-down: every GPU queues its own frontier vertices (a prefix sum per warp), expands
+//! - top-down: every GPU queues its own frontier vertices (a prefix sum per block), expands
 //!   them a warp each (those of 256 arcs or more cut into pieces of 256, a warp each;
-//!   on a short level, of 32 or more into pieces of 32)
+//!   on a short level a lane each, those of 32 or more cut into pieces of 32, a warp each)
 //!   and, for each unvisited target, sets its bit and lowers its parent to the expanding
 //!   vertex by an atomic min, wherever the target lives. While the frontier has at most
 //!   131,072 out-arcs (a short level), the expansion instead writes a (vertex, parent)
