@@ -12,7 +12,7 @@ mod common;
 use proptest::prelude::*;
 use warpgraph::bfs::cuda::multi::{
     bfs_team, bfs_team_each, bfs_team_failing, bfs_team_lists, bfs_team_visit, bfs_team_ways,
-    LIST_CAP, WHOLE_DEGREE,
+    TeamSetup, LIST_CAP, WHOLE_DEGREE,
 };
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
@@ -21,6 +21,28 @@ use warpgraph::{Error, Graph, Weights};
 
 /// `bfs_team_lists`'s mean out-degree that no frontier reaches: hubs only.
 const NEVER: u64 = u64::MAX;
+
+/// Short levels solo, bitmaps in memory of the team's own.
+const SOLO: TeamSetup = TeamSetup {
+    solo: true,
+    symmetric: false,
+};
+
+/// Short levels split by owner, bitmaps in NCCL's symmetric memory where it can.
+const SPLIT: TeamSetup = TeamSetup {
+    solo: false,
+    symmetric: true,
+};
+
+/// Whether a team asked to exchange its bitmaps in NCCL's symmetric memory must have:
+/// with `WARPGRAPH_REQUIRE_SYMMETRIC=1` (the GPU machines, NCCL 2.27 or later), where it
+/// has several ranks on GPUs of their own. Elsewhere it may or may not (NCCL's version;
+/// the check of its first all-gather there).
+fn symmetric_required(team: &TeamSpec) -> bool {
+    std::env::var("WARPGRAPH_REQUIRE_SYMMETRIC").as_deref() == Ok("1")
+        && team.world > 1
+        && !team.on_one()
+}
 
 /// The switch settings tried: Beamer's defaults, each forced direction, and extremes.
 fn all_options() -> Vec<BfsOptions> {
@@ -55,7 +77,8 @@ fn check(g: &Graph, sources: &[u32]) {
 /// all-gather of what each GPU found) up to `.0` frontier arcs (0 takes the long way
 /// always), the host's first levels up to `.1` arcs in all (0: none), and on a long level
 /// every GPU expanding the whole frontier from a mean out-degree of `.2` (0: always;
-/// `NEVER`: the hubs only, the other vertices' finds sent to their owners as pairs); the
+/// `NEVER`: the hubs only, the other vertices' finds sent to their owners as pairs)
+/// (teams of several ranks: once as `SOLO`, once as `SPLIT`; the defaults as both); the
 /// trees must not change. Teams of several ranks take each of `ways` twice: their short
 /// levels solo (every rank the whole level, on its copy of the graph) and split by owner
 /// (lists all-gathered).
@@ -74,24 +97,24 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
     // The levels each search expanded, by way: the same for every team, solo or not.
     let mut levels_of = std::collections::HashMap::new();
     // Each team: the defaults on a setup of their own, then every one of `ways` on one
-    // setup, solo, and on another split by owner (a join of NCCL across 4 GPUs costs
-    // more than all of a small graph's searches).
+    // setup as SOLO, and on another as SPLIT (a join of NCCL across 4 GPUs costs more
+    // than all of a small graph's searches).
     let runs_of = teams.iter().flat_map(|team| {
         let size = team.describe();
         let fail = move |cap: &dyn std::fmt::Debug, e: Error| -> ! {
-            panic!("team of {size}, ways (lists, host arcs, whole degree), solo {cap:?}: {e}")
+            panic!("team of {size}, ways (lists, host arcs, whole degree) and setup {cap:?}: {e}")
         };
         let defaults = bfs_team_each(team, g, &searches).unwrap_or_else(|e| fail(&"defaults", e));
-        let solos: &[bool] = if team.world > 1 {
-            &[true, false]
+        let setups: &[TeamSetup] = if team.world > 1 {
+            &[SOLO, SPLIT]
         } else {
-            &[true]
+            &[SOLO]
         };
         let mut all = vec![(None, defaults)];
-        for &solo in solos.iter().filter(|_| !ways.is_empty()) {
-            let runs = bfs_team_ways(team, g, &searches, ways, solo)
-                .unwrap_or_else(|e| fail(&(ways, solo), e));
-            all.extend(ways.iter().zip(runs).map(|(&c, r)| (Some((c, solo)), r)));
+        for &setup in setups.iter().filter(|_| !ways.is_empty()) {
+            let runs = bfs_team_ways(team, g, &searches, ways, setup)
+                .unwrap_or_else(|e| fail(&(ways, setup), e));
+            all.extend(ways.iter().zip(runs).map(|(&c, r)| (Some((c, setup)), r)));
         }
         all.into_iter().map(move |(cap, runs)| (team, cap, runs))
     });
@@ -99,8 +122,20 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         let size = team.describe();
         assert_eq!(runs.trees.len(), searches.len());
         // The memory is there: a team of several ranks is solo as asked (by default too).
-        let solo = team.world > 1 && cap.is_none_or(|(_, solo)| solo);
+        let setup = cap.map_or(
+            TeamSetup {
+                solo: true,
+                symmetric: true,
+            },
+            |(_, s)| s,
+        );
+        let solo = team.world > 1 && setup.solo;
         assert_eq!(runs.solo, solo, "team of {size}, ways {cap:?}");
+        // In symmetric memory only where asked, and there where required.
+        if !setup.symmetric || symmetric_required(team) {
+            let symmetric = setup.symmetric && symmetric_required(team);
+            assert_eq!(runs.symmetric, symmetric, "team of {size}, ways {cap:?}");
+        }
         let trees: Vec<BfsTree> = runs.trees.into_iter().map(Option::unwrap).collect();
         for (i, tree) in trees.iter().enumerate() {
             let (s, opts) = searches[i];
@@ -343,15 +378,15 @@ fn a_level_that_can_find_nothing_is_not_expanded() {
             let g = common::graph(40, &broom(), Weights::None, directed);
             let searches = with_defaults(&[0, 29]);
             // Every level on the GPUs: short ones (runs, queued ahead) or bitmaps only.
-            for (c, solo) in [LIST_CAP, 7, 0]
+            for (c, setup) in [LIST_CAP, 7, 0]
                 .into_iter()
-                .flat_map(|c| [(c, true), (c, false)])
+                .flat_map(|c| [(c, SOLO), (c, SPLIT)])
             {
-                let runs = bfs_team_lists(&team, &g, &searches, (c, 0, WHOLE_DEGREE), solo)
+                let runs = bfs_team_lists(&team, &g, &searches, (c, 0, WHOLE_DEGREE), setup)
                     .unwrap_or_else(|e| panic!("team of {size}: {e}"));
                 assert_eq!(
                     runs.levels, levels,
-                    "team of {size}, directed {directed}, lists up to {c}, solo {solo}"
+                    "team of {size}, directed {directed}, lists up to {c}, {setup:?}"
                 );
             }
             // The defaults, the host taking the first levels (here all).

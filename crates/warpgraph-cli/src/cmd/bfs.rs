@@ -7,6 +7,7 @@ use warpgraph::cuda::team::TeamSpec;
 
 use crate::args::{choice, commas, parse_gpus, Gpus};
 use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
+use crate::cmd::team::team_ways;
 use crate::source::GraphArgs;
 
 #[derive(Debug, Args)]
@@ -95,17 +96,16 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             let spec = TeamSpec::from_env(gpus.resolve()?)?;
             let opts = cpu_options(args.direction, args.switch);
             let mut tree = bfs::BfsTree::default();
-            let mut ran = (warpgraph::device::RunTimes::default(), 0, false);
+            let mut ran = (warpgraph::device::RunTimes::default(), 0, String::new());
             bfs::cuda::multi::bfs_team_visit(&spec, &g, &[(s, opts)], &mut tree, |s| {
-                ran = (s.times, s.levels, s.solo);
+                ran = (s.times, s.levels, team_ways(s.solo, s.symmetric));
                 Ok(())
             })?;
             if !spec.has_root() {
                 eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
                 return Ok(());
             }
-            let solo = if ran.2 { ", short levels solo" } else { "" };
-            let name = format!("bfs-team ({} levels expanded{solo})", ran.1);
+            let name = format!("bfs-team ({} levels expanded{})", ran.1, ran.2);
             (tree, ran.0, name, spec.describe())
         }
     };

@@ -66,7 +66,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
             .collect();
         let mut trials = Vec::new();
         let mut hashes = Vec::new();
-        let mut solo = false;
+        let mut ways = String::new();
         // One tree for every search, each verified before the next one writes over it.
         let mut tree = bfs::BfsTree::default();
         let setup = bfs::cuda::multi::bfs_team_visit(&spec, g, &searches, &mut tree, |s| {
@@ -74,7 +74,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
                 return Ok(());
             };
             bfs::verify(g, tree)?;
-            solo = s.solo;
+            ways = team_ways(s.solo, s.symmetric);
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (&tree.depth, &tree.parent).hash(&mut h);
             hashes.push(h.finish());
@@ -103,10 +103,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
                 g,
                 graph_name,
                 "bfs-team",
-                match solo {
-                    true => format!("{}, short levels solo", spec.describe()),
-                    false => spec.describe(),
-                },
+                format!("{}{ways}", spec.describe()),
                 trials,
                 setup,
             ),
@@ -383,6 +380,19 @@ fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// How a team ran, as its report says after the GPUs: ", short levels solo" and ", bitmaps
+/// in NCCL symmetric memory" where it did.
+pub(crate) fn team_ways(solo: bool, symmetric: bool) -> String {
+    let mut ways = String::new();
+    if solo {
+        ways += ", short levels solo";
+    }
+    if symmetric {
+        ways += ", bitmaps in NCCL symmetric memory";
+    }
+    ways
 }
 
 #[cfg(test)]

@@ -189,6 +189,25 @@ fn mismatch(what: &str) -> Error {
 }
 
 impl Link {
+    /// `bytes` of zeroed device memory that NCCL's symmetric kernels reach on every rank
+    /// (see `nccl::Comm::symmetric`, and `agree` there), living as long as this link;
+    /// `None` on a GPU shared by the ranks (no NCCL), or where some rank's NCCL has no
+    /// windows (before 2.27) or could not allocate it. A collective: every rank calls it
+    /// alike.
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when NCCL cannot register it.
+    pub(crate) fn symmetric(
+        &self,
+        bytes: usize,
+        agree: impl FnOnce(bool) -> Result<bool>,
+    ) -> Result<Option<u64>> {
+        match &self.way {
+            Way::Nccl(c) => c.symmetric(bytes, agree),
+            Way::Shared(_) => Ok(None),
+        }
+    }
+
     /// Rank `rank` of `comm`'s team, its exchanges on `stream` (`comm`'s).
     pub(crate) fn nccl(comm: Comm, rank: usize, world: usize, stream: Arc<CudaStream>) -> Link {
         Link {

@@ -169,6 +169,42 @@ pub fn unavailable_reason() -> Option<String> {
     })
 }
 
+/// A kernel's device buffer, a [`CudaSlice`] (which it dereferences to): one that frees
+/// its memory when dropped ([`Gpu::buffer`]), or one in memory that another owner frees
+/// ([`Gpu::buffer_at`]: NCCL's symmetric memory, which lives as long as the team's
+/// communicator).
+pub(crate) struct Buffer<T> {
+    slice: std::mem::ManuallyDrop<CudaSlice<T>>,
+    owned: bool,
+}
+
+impl<T> std::ops::Deref for Buffer<T> {
+    type Target = CudaSlice<T>;
+    fn deref(&self) -> &CudaSlice<T> {
+        &self.slice
+    }
+}
+
+impl<T> std::ops::DerefMut for Buffer<T> {
+    fn deref_mut(&mut self) -> &mut CudaSlice<T> {
+        &mut self.slice
+    }
+}
+
+impl<T> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here; the field is not used again.
+        let slice = unsafe { std::mem::ManuallyDrop::take(&mut self.slice) };
+        match self.owned {
+            true => drop(slice),
+            // The owner frees the memory; the slice's own events go.
+            false => {
+                slice.leak();
+            }
+        }
+    }
+}
+
 /// One GPU, opened: its context, the stream warpgraph works on, and the kernels compiled
 /// for it so far. Shared (one per ordinal per process) through [`Gpu::open`].
 pub struct Gpu {
@@ -384,6 +420,27 @@ impl Gpu {
         len: usize,
     ) -> Result<CudaSlice<T>> {
         self.stream.alloc_zeros::<T>(len.max(1)).map_err(gpu_err)
+    }
+
+    /// A new [`Buffer`] of `len` zeroed elements (at least one), its own memory.
+    pub(crate) fn buffer<T: DeviceRepr + ValidAsZeroBits>(&self, len: usize) -> Result<Buffer<T>> {
+        Ok(Buffer {
+            slice: std::mem::ManuallyDrop::new(self.zeros(len)?),
+            owned: true,
+        })
+    }
+
+    /// A [`Buffer`] of the `len` elements at `ptr`, memory that another owner frees.
+    ///
+    /// # Safety
+    /// `ptr` holds `len` initialised elements of this GPU's memory, and outlives the
+    /// buffer.
+    pub(crate) unsafe fn buffer_at<T>(&self, ptr: u64, len: usize) -> Buffer<T> {
+        Buffer {
+            // SAFETY: as the caller promises.
+            slice: std::mem::ManuallyDrop::new(unsafe { self.stream.upgrade_device_ptr(ptr, len) }),
+            owned: false,
+        }
     }
 
     /// A page-locked host buffer of `len` elements (at least one), for fast copies back.

@@ -63,7 +63,31 @@ pub(crate) struct Comm {
     rank: usize,
     world: usize,
     watch: Watch,
+    /// Memory registered as windows of this communicator ([`Comm::symmetric`]), freed
+    /// after it (a field drops after `Drop::drop`, whose abort releases the windows).
+    windows: std::sync::Mutex<Vec<SymmetricMemory>>,
 }
+
+/// `ncclMemAlloc`'d device memory, freed by `ncclMemFree` when dropped.
+struct SymmetricMemory(*mut std::ffi::c_void);
+
+// SAFETY: a device address; freed once, by whichever thread drops it.
+unsafe impl Send for SymmetricMemory {}
+
+impl Drop for SymmetricMemory {
+    fn drop(&mut self) {
+        // SAFETY: memory ncclMemAlloc gave, freed once, after its window's communicator
+        // was aborted (see `Comm::windows`).
+        unsafe { sys::ncclMemFree(self.0) };
+    }
+}
+
+/// `NCCL_WIN_COLL_SYMMETRIC`: a window of the same size on every rank, which NCCL's
+/// symmetric kernels reach directly.
+const WIN_COLL_SYMMETRIC: c_int = 0x01;
+
+/// The first NCCL with windows and symmetric kernels (2.27).
+const SYMMETRIC_VERSION: c_int = 22_700;
 
 // SAFETY: the handle is used by the thread that owns the rank; NCCL's calls on one
 // communicator may come from any thread, one at a time.
@@ -232,7 +256,80 @@ impl Comm {
             rank,
             world,
             watch,
+            windows: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// `bytes` of zeroed device memory in a window of this communicator that every rank
+    /// registers alike (a collective: every rank calls it, with the same size), so that
+    /// NCCL's symmetric kernels serve collectives whose buffers lie there: one kernel
+    /// writing straight into the peers' memory over NVLink, not a ring of copies through
+    /// NCCL's own buffers. The memory lives as long as the communicator.
+    ///
+    /// `agree` (a collective of the team: whether every rank's argument was true) runs
+    /// between the allocation and the registration, so that no rank waits in the
+    /// registration for one that has no memory. `None` where some rank has none, or an
+    /// NCCL older than 2.27 (without windows).
+    ///
+    /// # Errors
+    /// [`Error::Nccl`] when NCCL cannot register it, or `agree`'s error.
+    pub(crate) fn symmetric(
+        &self,
+        bytes: usize,
+        agree: impl FnOnce(bool) -> Result<bool>,
+    ) -> Result<Option<u64>> {
+        let what = format!("rank {} of {}: symmetric memory", self.rank, self.world);
+        let memory = self.symmetric_memory(bytes, &what);
+        if !agree(matches!(memory, Ok(Some(_))))? {
+            return Ok(None);
+        }
+        let Ok(Some(memory)) = memory else {
+            unreachable!("every rank agreed it has its memory");
+        };
+        let raw = self.raw()?;
+        let mut win: sys::ncclWindow_t = null_mut();
+        // SAFETY: ncclMemAlloc's memory of `bytes`, kept until after the communicator.
+        let code = unsafe {
+            sys::ncclCommWindowRegister(raw, memory.0, bytes, &mut win, WIN_COLL_SYMMETRIC)
+        };
+        let ptr = memory.0 as u64;
+        self.windows
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(memory);
+        check(code, raw, &what)?;
+        Ok(Some(ptr))
+    }
+
+    /// `bytes` of zeroed memory from `ncclMemAlloc` on this rank's GPU; `None` with an
+    /// NCCL older than 2.27.
+    fn symmetric_memory(&self, bytes: usize, what: &str) -> Result<Option<SymmetricMemory>> {
+        let mut version: c_int = 0;
+        // SAFETY: a place for the number.
+        check(
+            unsafe { sys::ncclGetVersion(&mut version) },
+            null_mut(),
+            what,
+        )?;
+        if version < SYMMETRIC_VERSION {
+            return Ok(None);
+        }
+        let raw = self.raw()?;
+        // ncclMemAlloc allocates on the calling thread's current device.
+        self.stream
+            .context()
+            .bind_to_thread()
+            .map_err(|e| Error::Gpu(format!("{what}: {e}")))?;
+        let mut ptr = null_mut();
+        // SAFETY: a place for the address; this thread's current GPU is the stream's.
+        check(unsafe { sys::ncclMemAlloc(&mut ptr, bytes) }, raw, what)?;
+        let memory = SymmetricMemory(ptr);
+        // SAFETY: `bytes` of this GPU's memory at `ptr`, zeroed on this stream.
+        unsafe {
+            cudarc::driver::result::memset_d8_async(ptr as u64, 0, bytes, self.stream.cu_stream())
+        }
+        .map_err(|e| Error::Gpu(format!("{what}: {e}")))?;
+        Ok(Some(memory))
     }
 
     /// The handle, or an error once aborted.

@@ -273,9 +273,20 @@ pub struct Member {
     /// This rank, and the team's size.
     pub rank: usize,
     pub world: usize,
+    /// The threads of this process's ranks meet here ([`Member::meet_here`]).
+    here: Arc<std::sync::Barrier>,
 }
 
 impl Member {
+    /// Waits until every rank of this process has called it (no NCCL: a host barrier of
+    /// this process's threads, which every one of them must reach, failed or not). After
+    /// NCCL's window registration, so that no rank's collective kernel spins on its GPU
+    /// while another rank's registration still maps that GPU's memory
+    /// (NVIDIA/nccl#2184: registration in parallel with collectives can deadlock).
+    pub fn meet_here(&self) {
+        self.here.wait();
+    }
+
     /// Whether every rank's `ok` is true: a collective all ranks call before their first
     /// other collective, so that a rank that failed to set up stops the others instead of
     /// leaving them waiting.
@@ -335,6 +346,7 @@ pub fn run<I: Send, R: Send>(
         Some(_) => None,
     };
     let watch = Watch::new(spec.patience);
+    let here = Arc::new(std::sync::Barrier::new(spec.gpus.len()));
     let results: Vec<Result<R>> = std::thread::scope(|s| {
         let handles: Vec<_> = gpus
             .into_iter()
@@ -344,6 +356,7 @@ pub fn run<I: Send, R: Send>(
                 let work = &work;
                 let hub = hub.clone();
                 let watch = watch.clone();
+                let here = here.clone();
                 s.spawn(move || -> Result<R> {
                     let rank = spec.first_rank + i;
                     // A shared link first: should this rank fail from here on, dropping
@@ -372,6 +385,7 @@ pub fn run<I: Send, R: Send>(
                         link,
                         rank,
                         world: spec.world,
+                        here,
                     };
                     work(&member, input).map_err(stopped)
                 })

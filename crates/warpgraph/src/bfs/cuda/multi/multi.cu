@@ -244,21 +244,28 @@ __device__ __forceinline__ void td_arc(u32 u, u32 t, u32 lo, u32 nl, const u32* 
     if (!(ld(next + t / 32) & bit)) atomicOr(next + t / 32, bit);
 }
 
+// A short level's pair (t, u) into `list`, after the list's count, from the lanes with
+// `take` set (one atomic add per warp; every lane of the warp calls it); pairs past `cap`
+// are counted, not kept (mbfs_absorb flags them).
+__device__ __forceinline__ void put_pair(u32 take, u32 t, u32 u, u32* list, u32 cap) {
+    u32 at = warp_slots(take, list);
+    if (take && at < cap) {
+        list[1 + 2 * at] = t;
+        list[2 + 2 * at] = u;
+    }
+}
+
 // A short level's arcs u -> tgt[a] for a in [first, end), by a warp (every lane alike):
-// each into an unvisited vertex t goes into `list` as the pair (t, u), after the list's
-// count; pairs past `cap` are counted, not kept (mbfs_absorb flags them). One atomic add
-// per warp and 32 arcs. Nothing else is written: no bit, parent or candidate to clear.
+// each into an unvisited vertex t goes into `list` as the pair (t, u) (put_pair). One
+// atomic add per warp and 32 arcs. Nothing else is written: no bit, parent or candidate
+// to clear.
 __device__ __forceinline__ void td_pairs(u32 u, const u32* tgt, u64 first, u64 end,
                                          const u32* visited, u32* list, u32 cap) {
     u32 lane = threadIdx.x & 31;
     for (u64 a = first; a < end; a += 32) {
         u32 t = a + lane < end ? tgt[a + lane] : UNREACHED;
         u32 take = t != UNREACHED && !((visited[t / 32] >> (t % 32)) & 1);
-        u32 at = warp_slots(take, list);
-        if (take && at < cap) {
-            list[1 + 2 * at] = t;
-            list[2 + 2 * at] = u;
-        }
+        put_pair(take, t, u, list, cap);
     }
 }
 
@@ -309,11 +316,7 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo
                     t = tgt[a++];
                     take = !((visited[t / 32] >> (t % 32)) & 1);
                 }
-                u32 at = warp_slots(take, list);
-                if (take && at < cap) {
-                    list[1 + 2 * at] = t;
-                    list[2 + 2 * at] = qlo + v;
-                }
+                put_pair(take, t, qlo + v, list, cap);
             }
         }
     } else {

@@ -97,7 +97,10 @@ pub(super) struct RankState {
     /// levels split by owner leave them as they were), to be mended before a run of short
     /// levels, which claims vertices by their depths (mbfs_solo_depths).
     stale: bool,
-    front: CudaSlice<u32>,
+    /// Whether `front`, `own`, `stats_all` and `counters.stats` lie in NCCL's symmetric
+    /// memory ([`RankState::exchange_in_symmetric`]).
+    symmetric: bool,
+    front: Buffer<u32>,
     visited: CudaSlice<u32>,
     /// The vertices no arc leads to, where `visited` starts ([`never_reached`]).
     never: CudaSlice<u32>,
@@ -120,7 +123,7 @@ pub(super) struct RankState {
     deg: CudaSlice<u32>,
     /// Frontier arcs up to which a top-down level is short (at most [`LIST_CAP`]).
     pub(super) list_cap: usize,
-    own: CudaSlice<u32>,
+    own: Buffer<u32>,
     queue: CudaSlice<u32>,
     /// The pieces of the frontier's vertices of many arcs (vertex << 32 | piece; local
     /// in this rank's rows, global in the delegates').
@@ -157,7 +160,7 @@ pub(super) struct RankState {
     counters: Counters,
     /// Every rank's counts after a bitmap level, all-gathered with the bitmap (mbfs_visit
     /// posts their sums; an all-reduce took up to twice as long on 2 H200s).
-    stats_all: CudaSlice<u64>,
+    stats_all: Buffer<u64>,
     /// Every rank's `counters.sent` (rank p's for rank r at p * world + r).
     counts: CudaSlice<u32>,
     /// Where the kernels post what the host needs of a level (its counts, the numbers of
@@ -194,7 +197,7 @@ pub(super) struct Counters {
     /// [`STATS`] values: the next frontier's vertices and out-arcs, a flag for a short
     /// level's list that overflowed (pairs lost: a bug, which fails the search), and after
     /// a bottom-up step the vertices it left unvisited.
-    stats: CudaSlice<u64>,
+    stats: Buffer<u64>,
     /// The lengths of the queue and of the list of big vertices.
     qlen: CudaSlice<u32>,
     blen: CudaSlice<u32>,
@@ -229,7 +232,7 @@ impl Counters {
             world,
             listed_len,
         } = self;
-        b.arg(stats)
+        b.arg(&mut **stats)
             .arg(qlen)
             .arg(blen)
             .arg(sent)
@@ -247,8 +250,9 @@ impl RankState {
         never: &[u32],
         gather: bool,
         host_arcs: usize,
-        solo: bool,
+        setup: TeamSetup,
     ) -> Result<RankState> {
+        let TeamSetup { solo, symmetric } = setup;
         // Solo only if every rank has the memory for it, with a sixteenth to spare.
         let fits = || -> Result<bool> {
             let needed = bytes_needed(g, m.world, m.rank, gather, true);
@@ -263,6 +267,12 @@ impl RankState {
             }));
         }
         let (mut state, own_deg) = made?;
+        if m.world > 1 && std::env::var_os("WARPGRAPH_NCCL_SWEEP").is_some() {
+            sweep::nccl_sweep(m)?;
+        }
+        if m.world > 1 && symmetric {
+            state.exchange_in_symmetric(m)?;
+        }
         // Every vertex's out-degree on every rank, from each rank's own.
         m.link.all_gather(&own_deg, &mut state.deg)?;
         state.warm_up(m)?;
@@ -271,7 +281,8 @@ impl RankState {
     }
 
     /// The next frontier from every rank's part (`own`) and every rank's counts
-    /// (`stats`), on every rank: one group, so one launch. A team of one has them
+    /// (`stats`), on every rank: one group, so one launch (in symmetric memory two
+    /// collectives, see below). A team of one has them
     /// already, and swaps the buffers: `own` is written whole before it is read again, and
     /// mbfs_visit, which always follows, zeroes the new `stats`. (NCCL's all-gathers for
     /// one rank cost a group and kernels, copies a launch each: the team of one, the
@@ -283,10 +294,108 @@ impl RankState {
             std::mem::swap(&mut self.counters.stats, &mut self.stats_all);
             return Ok(());
         }
+        if self.symmetric {
+            // Not grouped: NCCL 2.28.3's symmetric kernels, given a group of these two
+            // all-gathers, delivered the bitmap wrong from 32 KiB a rank on (2 and 4
+            // H200s; alone, each was right at every size).
+            m.link.all_gather(&*self.own, &mut *self.front)?;
+            return m
+                .link
+                .all_gather(&*self.counters.stats, &mut *self.stats_all);
+        }
         let mut group = m.link.group()?;
         group.all_gather(self.own.as_view(), self.front.as_view_mut())?;
         group.all_gather(self.counters.stats.as_view(), self.stats_all.as_view_mut())?;
         group.end()
+    }
+
+    /// Moves the buffers of the bitmap's all-gather (`own` into `front`, the counts into
+    /// `stats_all`) into NCCL's symmetric memory, one window of every rank's (see
+    /// [`SYMMETRIC`]), if every rank's first all-gather there delivers what it should;
+    /// else (or with an NCCL before 2.27) they stay where they are. A collective: every
+    /// rank calls it.
+    fn exchange_in_symmetric(&mut self, m: &Member) -> Result<()> {
+        let lens = [
+            self.front.num_bytes(),
+            self.own.num_bytes(),
+            self.stats_all.num_bytes(),
+            self.counters.stats.num_bytes(),
+        ];
+        // Each at a 256-byte boundary, as a CUDA allocation is.
+        let mut at = [0usize; 4];
+        let mut bytes = 0;
+        for (a, len) in at.iter_mut().zip(lens) {
+            *a = bytes;
+            bytes += len.next_multiple_of(256);
+        }
+        let base = m.link.symmetric(bytes, |ok| m.agree(ok));
+        // No rank's collective runs while another still registers (NVIDIA/nccl#2184:
+        // registration beside a running collective can deadlock); every rank of the
+        // process comes here, registered or not.
+        m.meet_here();
+        let Some(base) = base? else {
+            return Ok(());
+        };
+        let gpu = &m.gpu;
+        let p = |i: usize| base + at[i] as u64;
+        // SAFETY: each lies within the zeroed window of `bytes`, apart from the others,
+        // and the window's memory lives as long as the link, which outlives this state.
+        let mut moved = unsafe {
+            [
+                gpu.buffer_at(p(0), self.front.len()),
+                gpu.buffer_at(p(1), self.own.len()),
+            ]
+        };
+        // SAFETY: as above.
+        let mut counts = unsafe {
+            [
+                gpu.buffer_at(p(2), self.stats_all.len()),
+                gpu.buffer_at(p(3), self.counters.stats.len()),
+            ]
+        };
+        std::mem::swap(&mut moved[0], &mut self.front);
+        std::mem::swap(&mut moved[1], &mut self.own);
+        std::mem::swap(&mut counts[0], &mut self.stats_all);
+        std::mem::swap(&mut counts[1], &mut self.counters.stats);
+        self.symmetric = true;
+        let delivered = self.gather_delivers(m);
+        if !m.agree(delivered.as_ref().is_ok_and(|&d| d))? {
+            // Back to the buffers of their own (the window stays the link's, unused).
+            std::mem::swap(&mut moved[0], &mut self.front);
+            std::mem::swap(&mut moved[1], &mut self.own);
+            std::mem::swap(&mut counts[0], &mut self.stats_all);
+            std::mem::swap(&mut counts[1], &mut self.counters.stats);
+            self.symmetric = false;
+            if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+                let why = delivered.map_or_else(|e| e.to_string(), |_| "data wrong".into());
+                eprintln!("rank {}: no all-gather in symmetric memory: {why}", m.rank);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether [`RankState::gather_front`] gives every rank what every rank sent: each
+    /// rank's part of a known pattern of the whole bitmap, and its counts.
+    fn gather_delivers(&mut self, m: &Member) -> Result<bool> {
+        let gpu = &m.gpu;
+        let seg = self.own.len();
+        let pattern = |i: usize| (i as u32).wrapping_mul(0x9E37_79B1) ^ 0x5BD1_E995;
+        let count = |r: usize, k: usize| (r * STATS + k + 1) as u64;
+        let mine: Vec<u32> = (m.rank * seg..(m.rank + 1) * seg).map(pattern).collect();
+        let stats: Vec<u64> = (0..STATS).map(|k| count(m.rank, k)).collect();
+        let stream = gpu.stream();
+        stream.memcpy_htod(&mine, &mut *self.own).map_err(gpu_err)?;
+        stream
+            .memcpy_htod(&stats, &mut *self.counters.stats)
+            .map_err(gpu_err)?;
+        self.gather_front(m)?;
+        let mut front = vec![0u32; self.front.len()];
+        gpu.download_into(&self.front, &mut front)?;
+        let mut all = vec![0u64; self.stats_all.len()];
+        gpu.download_into(&self.stats_all, &mut all)?;
+        let bits = front.par_iter().enumerate().all(|(i, &w)| w == pattern(i));
+        let counts = (0..all.len()).all(|i| all[i] == count(i / STATS, i % STATS));
+        Ok(bits && counts)
     }
 
     /// Runs each kind of exchange a search makes once, small and large: NCCL connects
@@ -437,7 +546,8 @@ impl RankState {
                 false => None,
             },
             stale: true,
-            front: gpu.zeros(words)?,
+            symmetric: false,
+            front: gpu.buffer(words)?,
             visited: gpu.zeros(words)?,
             never: gpu.upload(never)?,
             next: gpu.zeros(words)?,
@@ -449,7 +559,7 @@ impl RankState {
             lists: gpu.zeros(m.world * list_words)?,
             lists_prev: gpu.zeros(if peers > 0 { m.world * list_words } else { 1 })?,
             deg: gpu.zeros(32 * words)?,
-            own: gpu.zeros(part.seg)?,
+            own: gpu.buffer(part.seg)?,
             // With other ranks, a whole frontier's vertices.
             queue: gpu.zeros(if peers > 0 { 32 * words } else { local })?,
             big: gpu.zeros(big_len.max(1))?,
@@ -473,9 +583,9 @@ impl RankState {
             },
             stage: None,
             list_cap: LIST_CAP,
-            stats_all: gpu.zeros(STATS * m.world)?,
+            stats_all: gpu.buffer(STATS * m.world)?,
             counters: Counters {
-                stats: gpu.zeros(STATS)?,
+                stats: gpu.buffer(STATS)?,
                 qlen: gpu.zeros(1)?,
                 blen: gpu.zeros(1)?,
                 sent: gpu.zeros(m.world)?,
@@ -543,7 +653,7 @@ impl RankState {
             let mut b = stream.launch_builder(&self.k.reset);
             let mut depth = self.depth.slice_mut(dlo..);
             let mut parent = self.parent.slice_mut(dlo..);
-            b.arg(&mut self.front)
+            b.arg(&mut *self.front)
                 .arg(&mut self.visited)
                 .arg(&self.never)
                 .arg(&words)
@@ -759,10 +869,10 @@ impl RankState {
                         // The visit, which first posts the counts' sums, and clears the
                         // counters for the next level.
                         let mut b = stream.launch_builder(&self.k.visit);
-                        b.arg(&self.front).arg(&mut self.visited).arg(&words);
+                        b.arg(&*self.front).arg(&mut self.visited).arg(&words);
                         self.counters.push(&mut b);
                         let dev = self.mailbox[box_].device();
-                        b.arg(&self.stats_all).arg(&dev).arg(&post);
+                        b.arg(&*self.stats_all).arg(&dev).arg(&post);
                         // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
                         // and stats_all `world` entries, the mailbox STATS values.
                         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -958,7 +1068,7 @@ impl RankState {
             .arg(&source)
             .arg(&self.lo)
             .arg(&self.nl)
-            .arg(&mut self.front)
+            .arg(&mut *self.front)
             .arg(&mut self.visited)
             .arg(&mut depth)
             .arg(&mut parent);
@@ -981,6 +1091,10 @@ impl RankState {
     }
 
     /// Whether the rank takes its short levels solo ([`RankState::solo`]).
+    pub(super) fn is_symmetric(&self) -> bool {
+        self.symmetric
+    }
+
     pub(super) fn is_solo(&self) -> bool {
         self.solo.is_some()
     }
@@ -1040,15 +1154,15 @@ impl RankState {
             .arg(&self.nl)
             .arg(&lo_word)
             .arg(&seg)
-            .arg(&self.front)
+            .arg(&*self.front)
             .arg(&self.visited)
-            .arg(&mut self.own)
+            .arg(&mut *self.own)
             .arg(&mut depth)
             .arg(&mut parent)
             .arg(&level)
             .arg(&self.out.0)
             .arg(&same)
-            .arg(&mut self.counters.stats);
+            .arg(&mut *self.counters.stats);
         // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
         // entries from dlo, the bitmaps every word; targets are vertices below n; `same`
         // says whether roff is out.0.
@@ -1099,7 +1213,7 @@ impl RankState {
         let cleared = u32::from(short.is_some() && !listed);
         if !listed {
             let mut b = stream.launch_builder(&self.k.queue);
-            b.arg(&mut self.front)
+            b.arg(&mut *self.front)
                 .arg(&qword)
                 .arg(&qseg)
                 .arg(qoff)
@@ -1122,7 +1236,7 @@ impl RankState {
             b.arg(&d.hubs)
                 .arg(&d.count)
                 .arg(&d.off)
-                .arg(&self.front)
+                .arg(&*self.front)
                 .arg(&mut self.big)
                 .arg(&mut self.counters.blen)
                 .arg(&piece);
@@ -1169,11 +1283,15 @@ impl RankState {
             None => b.arg(&null),
         };
         // The first short level of a run clears `front` (for mbfs_front), but for the
-        // words its queue cleared.
-        let clear = if listed { 0 } else { words };
+        // words its queue cleared (none left where it cleared them all: solo).
         let (keep, kept) = if cleared == 1 { (qword, qseg) } else { (0, 0) };
+        let clear = if listed || (keep == 0 && kept == words) {
+            0
+        } else {
+            words
+        };
         b.arg(&cap)
-            .arg(&mut self.front)
+            .arg(&mut *self.front)
             .arg(&clear)
             .arg(&keep)
             .arg(&kept);
@@ -1217,11 +1335,11 @@ impl RankState {
             .arg(&seg)
             .arg(&self.nl)
             .arg(&self.visited)
-            .arg(&mut self.own)
+            .arg(&mut *self.own)
             .arg(&mut depth)
             .arg(&level)
             .arg(&self.out.0)
-            .arg(&mut self.counters.stats)
+            .arg(&mut *self.counters.stats)
             .arg(&self.counts)
             .arg(&ncounts)
             .arg(&dev)
@@ -1248,7 +1366,7 @@ impl RankState {
             .arg(&stride)
             .arg(&cap)
             .arg(&world)
-            .arg(&mut self.front);
+            .arg(&mut *self.front);
         // A thread a pair of each list.
         let blocks = cap.div_ceil(THREADS).clamp(1, self.blocks);
         // SAFETY: matches mbfs_front; lists holds `world` lists of `stride` entries, each
@@ -1465,12 +1583,12 @@ impl RankState {
             .arg(&rank)
             .arg(&self.lo)
             .arg(&self.visited)
-            .arg(&mut self.own)
+            .arg(&mut *self.own)
             .arg(&mut depth)
             .arg(&mut parent)
             .arg(&level)
             .arg(&self.out.0)
-            .arg(&mut self.counters.stats);
+            .arg(&mut *self.counters.stats);
         // SAFETY: matches mbfs_apply; each inbox buffer holds the pairs of this rank's
         // vertices its sender counted in `counts`; own holds seg words, depth and parent
         // 32 * seg entries from dlo.
