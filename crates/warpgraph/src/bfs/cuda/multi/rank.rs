@@ -340,38 +340,35 @@ impl RankState {
         let p = |i: usize| base + at[i] as u64;
         // SAFETY: each lies within the zeroed window of `bytes`, apart from the others,
         // and the window's memory lives as long as the link, which outlives this state.
-        let mut moved = unsafe {
-            [
+        let mut other = unsafe {
+            (
                 gpu.buffer_at(p(0), self.front.len()),
                 gpu.buffer_at(p(1), self.own.len()),
-            ]
-        };
-        // SAFETY: as above.
-        let mut counts = unsafe {
-            [
                 gpu.buffer_at(p(2), self.stats_all.len()),
                 gpu.buffer_at(p(3), self.counters.stats.len()),
-            ]
+            )
         };
-        std::mem::swap(&mut moved[0], &mut self.front);
-        std::mem::swap(&mut moved[1], &mut self.own);
-        std::mem::swap(&mut counts[0], &mut self.stats_all);
-        std::mem::swap(&mut counts[1], &mut self.counters.stats);
-        self.symmetric = true;
+        self.swap_exchange(&mut other);
         let delivered = self.gather_delivers(m);
         if !m.agree(delivered.as_ref().is_ok_and(|&d| d))? {
             // Back to the buffers of their own (the window stays the link's, unused).
-            std::mem::swap(&mut moved[0], &mut self.front);
-            std::mem::swap(&mut moved[1], &mut self.own);
-            std::mem::swap(&mut counts[0], &mut self.stats_all);
-            std::mem::swap(&mut counts[1], &mut self.counters.stats);
-            self.symmetric = false;
+            self.swap_exchange(&mut other);
             if std::env::var_os("WARPGRAPH_TRACE").is_some() {
                 let why = delivered.map_or_else(|e| e.to_string(), |_| "data wrong".into());
                 eprintln!("rank {}: no all-gather in symmetric memory: {why}", m.rank);
             }
         }
         Ok(())
+    }
+
+    /// Swaps the bitmap's and the counts' exchange buffers (`front`, `own`, `stats_all`,
+    /// `counters.stats`) with `other`'s, in and out of symmetric memory.
+    fn swap_exchange(&mut self, other: &mut (Buffer<u32>, Buffer<u32>, Buffer<u64>, Buffer<u64>)) {
+        std::mem::swap(&mut other.0, &mut self.front);
+        std::mem::swap(&mut other.1, &mut self.own);
+        std::mem::swap(&mut other.2, &mut self.stats_all);
+        std::mem::swap(&mut other.3, &mut self.counters.stats);
+        self.symmetric = !self.symmetric;
     }
 
     /// Whether [`RankState::gather_front`] gives every rank what every rank sent: each
@@ -1090,11 +1087,13 @@ impl RankState {
         u32::from(self.incoming.is_none())
     }
 
-    /// Whether the rank takes its short levels solo ([`RankState::solo`]).
+    /// Whether the rank exchanges its bitmaps in NCCL's symmetric memory
+    /// ([`RankState::exchange_in_symmetric`]).
     pub(super) fn is_symmetric(&self) -> bool {
         self.symmetric
     }
 
+    /// Whether the rank takes its short levels solo ([`RankState::solo`]).
     pub(super) fn is_solo(&self) -> bool {
         self.solo.is_some()
     }
@@ -1285,11 +1284,7 @@ impl RankState {
         // The first short level of a run clears `front` (for mbfs_front), but for the
         // words its queue cleared (none left where it cleared them all: solo).
         let (keep, kept) = if cleared == 1 { (qword, qseg) } else { (0, 0) };
-        let clear = if listed || (keep == 0 && kept == words) {
-            0
-        } else {
-            words
-        };
+        let clear = if listed || kept == words { 0 } else { words };
         b.arg(&cap)
             .arg(&mut *self.front)
             .arg(&clear)

@@ -23,7 +23,7 @@ pub(super) fn nccl_sweep(m: &Member) -> Result<()> {
         let base = m.link.symmetric(bytes, |ok| m.agree(ok));
         m.meet_here();
         if let Some(base) = base? {
-            // SAFETY: both lie within the zeroed window, apart, and it outlives the link.
+            // SAFETY: both lie within the zeroed window, apart, which lives as long as the link.
             let (send, recv) = unsafe {
                 (
                     gpu.buffer_at::<u32>(base, most),
