@@ -159,6 +159,21 @@ extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 
     }
 }
 
+// A warp's new vertices' pieces into a list of pieces (`out`, at most `cap`): lane's
+// vertex v in `pieces` pieces (0: none) from slot `at` (warp_slots's). Every lane
+// of the warp calls it.
+__device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, u32 cap) {
+    u32 lane = threadIdx.x & 31;
+    // Each lane its vertex's first piece; then the warp together each vertex's others.
+    if (pieces && at < cap) out[at] = (u64)v << 32;
+    for (u32 todo = __ballot_sync(FULL, pieces > 1); todo; todo &= todo - 1) {
+        u32 j = __ffs(todo) - 1;
+        u32 pj = __shfl_sync(FULL, pieces, j), aj = __shfl_sync(FULL, at, j);
+        u64 vj = __shfl_sync(FULL, v, j);
+        for (u32 c = lane + 1; c < pj && aj + c < cap; c += 32) out[aj + c] = vj << 32 | c;
+    }
+}
+
 // The frontier's vertices in the words [lo_word, lo_word + seg) as a list of ids from
 // vertex 32 * lo_word, their rows in `off`: this rank's own vertices in its rows, or, in a
 // team that expands the whole frontier on every rank, every vertex (lo_word 0) in the
@@ -175,7 +190,6 @@ extern "C" __global__ void mbfs_queue(u32* front, u32 lo_word, u32 seg, const u6
                                       u32 delegate, u32 clear) {
     __shared__ u64 scratch[WARPS_MAX];
     __shared__ u32 block_at;
-    u32 lane = threadIdx.x & 31;
     u32 stride = gridDim.x * blockDim.x;
     // Every thread of the block runs the same rounds (the barriers need them all), and
     // every lane of a warp the same steps (the shuffles).
@@ -202,13 +216,7 @@ extern "C" __global__ void mbfs_queue(u32* front, u32 lo_word, u32 seg, const u6
                 if (is_big && !delegate) pieces = (u32)((arcs + piece - 1) / piece);
                 queue[at++] = is_big ? UNREACHED : v;
             }
-            u32 first = warp_slots(pieces, blen);
-            for (u32 bigs = __ballot_sync(FULL, pieces != 0); bigs; bigs &= bigs - 1) {
-                u32 j = __ffs(bigs) - 1;
-                u32 vj = __shfl_sync(FULL, v, j), pj = __shfl_sync(FULL, pieces, j);
-                u32 aj = __shfl_sync(FULL, first, j);
-                for (u32 c = lane; c < pj; c += 32) big[aj + c] = (u64)vj << 32 | c;
-            }
+            put_pieces(v, pieces, warp_slots(pieces, blen), big, 0xffffffffu);
         }
     }
 }
@@ -382,21 +390,6 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
                 cand[t] = UNREACHED;
             }
         }
-    }
-}
-
-// A warp's new vertices' pieces into a list of pieces (`out`, at most `cap`): lane's
-// vertex v (local) in `pieces` pieces (0: none) from slot `at` (warp_slots's). Every lane
-// of the warp calls it.
-__device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, u32 cap) {
-    u32 lane = threadIdx.x & 31;
-    // Each lane its vertex's first piece; then the warp together each vertex's others.
-    if (pieces && at < cap) out[at] = (u64)v << 32;
-    for (u32 todo = __ballot_sync(FULL, pieces > 1); todo; todo &= todo - 1) {
-        u32 j = __ffs(todo) - 1;
-        u32 pj = __shfl_sync(FULL, pieces, j), aj = __shfl_sync(FULL, at, j);
-        u64 vj = __shfl_sync(FULL, v, j);
-        for (u32 c = lane + 1; c < pj && aj + c < cap; c += 32) out[aj + c] = vj << 32 | c;
     }
 }
 

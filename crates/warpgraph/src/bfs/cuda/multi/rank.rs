@@ -177,6 +177,11 @@ pub(super) struct RankState {
     ticket: CudaSlice<u32>,
     /// The word of the all-reduce that starts every search on every rank at once.
     start: CudaSlice<u32>,
+    /// Recorded after that all-reduce; `unstarted` while this rank has not yet seen it
+    /// done. In symmetric memory a rank's first exchange of a search waits for it
+    /// ([`RankState::gather_front`]).
+    started: CudaEvent,
+    unstarted: bool,
     /// A search's seconds and seconds of kernels, all-reduced when it ends (as bits).
     ends: CudaSlice<u64>,
     /// `WARPGRAPH_TRACE=2`: an event after each step of a level, printed with the level.
@@ -295,6 +300,15 @@ impl RankState {
             return Ok(());
         }
         if self.symmetric {
+            // A rank of the team that never starts this search (its caller's look at the
+            // last tree failed, between searches) must be seen gone before anything in
+            // symmetric memory is queued: NCCL's abort (2.28.3) ends the start's
+            // all-reduce, but a symmetric all-gather queued behind it ran on, waiting for
+            // that rank forever (the GPU busy, the host stuck in the next free). Most
+            // often long done by now: the levels before are queued meanwhile.
+            if std::mem::take(&mut self.unstarted) {
+                m.link.wait_event(&self.started)?;
+            }
             // Not grouped: NCCL 2.28.3's symmetric kernels, given a group of these two
             // all-gathers, delivered the bitmap wrong from 32 KiB a rank on (2 and 4
             // H200s; alone, each was right at every size).
@@ -595,6 +609,8 @@ impl RankState {
             ahead: gpu.zeros(4)?,
             ticket: gpu.zeros(1)?,
             start: gpu.zeros(1)?,
+            started: event()?,
+            unstarted: false,
             ends: gpu.zeros(2)?,
             steps: match std::env::var("WARPGRAPH_TRACE") {
                 Ok(v) if v == "2" => Some(Vec::new()),
@@ -642,6 +658,8 @@ impl RankState {
         let wait = gpu.wait_start()?;
         let begun = Instant::now();
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
+        self.started.record(&stream).map_err(gpu_err)?;
+        self.unstarted = true;
         let timer = gpu.timer_after(Some(wait))?;
         let dlo = self.dlo();
         // Solo, the depths outside this rank's range are left as the last search left them.
