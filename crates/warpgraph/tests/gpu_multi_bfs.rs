@@ -36,8 +36,11 @@ const SPLIT: TeamSetup = TeamSetup {
 
 /// Whether a team asked to exchange its bitmaps in NCCL's symmetric memory must have:
 /// with `WARPGRAPH_REQUIRE_SYMMETRIC=1` (the GPU machines, NCCL 2.27 or later), where it
-/// has several ranks on GPUs of their own. Elsewhere it may or may not (NCCL's version;
-/// the check of its first all-gather there).
+/// has several ranks on GPUs of their own, unless the team's check of its first
+/// all-gather there found it delivering wrong data (`symmetric_wrong`: NCCL 2.28.3 on 4
+/// H200s, for some small graphs), which the test reports, and at least one team of every
+/// graph that requires it must have it. Elsewhere it may or may not (NCCL's version; the
+/// check).
 fn symmetric_required(team: &TeamSpec) -> bool {
     std::env::var("WARPGRAPH_REQUIRE_SYMMETRIC").as_deref() == Ok("1")
         && team.world > 1
@@ -118,6 +121,8 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         }
         all.into_iter().map(move |(cap, runs)| (team, cap, runs))
     });
+    // Runs that had to be in symmetric memory, and those of them that were.
+    let (mut required, mut had) = (0, 0);
     for (team, cap, runs) in runs_of {
         let size = team.describe();
         assert_eq!(runs.trees.len(), searches.len());
@@ -134,7 +139,17 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         // In symmetric memory only where asked, and there where required.
         if !setup.symmetric || symmetric_required(team) {
             let symmetric = setup.symmetric && symmetric_required(team);
-            assert_eq!(runs.symmetric, symmetric, "team of {size}, ways {cap:?}");
+            if symmetric && runs.symmetric_wrong {
+                eprintln!(
+                    "team of {size}, ways {cap:?}, {} vertices: NCCL's all-gather in \
+                     symmetric memory failed the team's check; its own buffers kept",
+                    g.num_vertices()
+                );
+            } else {
+                assert_eq!(runs.symmetric, symmetric, "team of {size}, ways {cap:?}");
+            }
+            required += usize::from(symmetric);
+            had += usize::from(symmetric && runs.symmetric);
         }
         let trees: Vec<BfsTree> = runs.trees.into_iter().map(Option::unwrap).collect();
         for (i, tree) in trees.iter().enumerate() {
@@ -171,6 +186,11 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
             runs.levels
         );
     }
+    assert!(
+        required == 0 || had > 0,
+        "{} vertices: no team that had to exchange in symmetric memory did",
+        g.num_vertices()
+    );
 }
 
 /// The parents the team promises, by a serial scan: each reached vertex's least

@@ -98,7 +98,7 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             let mut tree = bfs::BfsTree::default();
             let mut ran = (warpgraph::device::RunTimes::default(), 0, String::new());
             bfs::cuda::multi::bfs_team_visit(&spec, &g, &[(s, opts)], &mut tree, |s| {
-                ran = (s.times, s.levels, team_ways(s.solo, s.symmetric));
+                ran = (s.times, s.levels, team_ways(s));
                 Ok(())
             })?;
             if !spec.has_root() {

@@ -74,7 +74,7 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
                 return Ok(());
             };
             bfs::verify(g, tree)?;
-            ways = team_ways(s.solo, s.symmetric);
+            ways = team_ways(s);
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (&tree.depth, &tree.parent).hash(&mut h);
             hashes.push(h.finish());
@@ -383,14 +383,18 @@ fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
 }
 
 /// How a team ran, as its report says after the GPUs: ", short levels solo" and ", bitmaps
-/// in NCCL symmetric memory" where it did.
-pub(crate) fn team_ways(solo: bool, symmetric: bool) -> String {
+/// in NCCL symmetric memory" where it did, or where NCCL's all-gather there failed the
+/// team's check, that it kept its own buffers.
+pub(crate) fn team_ways(s: &bfs::cuda::multi::TeamSearch) -> String {
     let mut ways = String::new();
-    if solo {
+    if s.solo {
         ways += ", short levels solo";
     }
-    if symmetric {
+    if s.symmetric {
         ways += ", bitmaps in NCCL symmetric memory";
+    }
+    if s.symmetric_wrong {
+        ways += ", NCCL symmetric memory refused (its all-gather failed the check)";
     }
     ways
 }

@@ -47,7 +47,7 @@ impl Watch {
         self.stop.store(true, Ordering::Release);
     }
 
-    fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Acquire)
     }
 }
@@ -281,6 +281,14 @@ impl Comm {
         let what = format!("rank {} of {}: symmetric memory", self.rank, self.world);
         let memory = self.symmetric_memory(bytes, &what);
         if !agree(matches!(memory, Ok(Some(_))))? {
+            if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+                let why = match &memory {
+                    Ok(Some(_)) => "another rank has none".to_string(),
+                    Ok(None) => "NCCL before 2.27".to_string(),
+                    Err(e) => e.to_string(),
+                };
+                eprintln!("{what}: none ({bytes} bytes): {why}");
+            }
             return Ok(None);
         }
         let Ok(Some(memory)) = memory else {

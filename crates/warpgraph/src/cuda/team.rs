@@ -33,12 +33,13 @@
 //! `cuda/nccl.rs`).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cudarc::nccl::Id;
 
-use super::link::{departed, Hub, Link, Reduce};
+use super::link::{departed, Hub, Link, Reduce, DEPARTED};
 use super::nccl::{self, Comm, Watch};
 use super::Gpu;
 use crate::error::{Error, Result};
@@ -275,6 +276,8 @@ pub struct Member {
     pub world: usize,
     /// The threads of this process's ranks meet here ([`Member::meet_here`]).
     here: Arc<std::sync::Barrier>,
+    /// Where this process drives every rank: counts summed in host memory ([`Board`]).
+    board: Option<Arc<Board>>,
 }
 
 impl Member {
@@ -285,6 +288,11 @@ impl Member {
     /// (NVIDIA/nccl#2184: registration in parallel with collectives can deadlock).
     pub fn meet_here(&self) {
         self.here.wait();
+    }
+
+    /// Where this process drives every rank of the team, its [`Board`].
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_deref()
     }
 
     /// Whether every rank's `ok` is true: a collective all ranks call before their first
@@ -300,6 +308,88 @@ impl Member {
         let mut out = [0u32];
         self.gpu.download_into(&flag, &mut out)?;
         Ok(out[0] == 0)
+    }
+}
+
+/// Values a rank posts to a [`Board`] a round, at most.
+pub const BOARD_VALUES: usize = 8;
+
+/// A few counts that every rank of a team posts each round, read back summed by every
+/// rank: an all-reduce in host memory for a team whose ranks all live in this process,
+/// with no collective and no kernel (a BFS level's counts, from which every rank's host
+/// decides alike on the next level while the GPUs still exchange the frontier). Every
+/// rank sums every round, numbered from 1; each rank keeps two slots, by the round's
+/// parity: a rank may post round r + 1 while another still reads round r, and cannot
+/// post round r + 2 before every rank has read round r (its sum of r + 1 waits for every
+/// rank's post of r + 1, which each makes after reading r).
+pub struct Board {
+    slots: Vec<[BoardSlot; 2]>,
+    watch: Watch,
+}
+
+#[derive(Default)]
+struct BoardSlot {
+    round: AtomicU64,
+    values: [AtomicU64; BOARD_VALUES],
+}
+
+impl Board {
+    fn new(world: usize, watch: Watch) -> Board {
+        Board {
+            slots: (0..world).map(|_| Default::default()).collect(),
+            watch,
+        }
+    }
+
+    /// Posts `values` as rank `rank`'s of round `round`, then waits for every rank's and
+    /// leaves their sums in `values`. Now and then `watch` is asked, with the wait's
+    /// start, whether to go on waiting (a team's [`Link::watch`]); a rank of this process
+    /// that stopped ends the wait too.
+    ///
+    /// # Errors
+    /// `watch`'s error, or [`Error::Nccl`] when another rank stopped.
+    ///
+    /// # Panics
+    /// With more than [`BOARD_VALUES`] values, round 0 or a rank beyond the team.
+    pub fn sum(
+        &self,
+        rank: usize,
+        round: u64,
+        values: &mut [u64],
+        watch: impl Fn(Instant) -> Result<()>,
+    ) -> Result<()> {
+        assert!(values.len() <= BOARD_VALUES && round > 0);
+        let parity = (round & 1) as usize;
+        let mine = &self.slots[rank][parity];
+        for (slot, &v) in mine.values.iter().zip(values.iter()) {
+            slot.store(v, Ordering::Relaxed);
+        }
+        mine.round.store(round, Ordering::Release);
+        values.fill(0);
+        let since = Instant::now();
+        for slots in &self.slots {
+            let slot = &slots[parity];
+            let mut spins = 0u32;
+            while slot.round.load(Ordering::Acquire) != round {
+                spins = spins.wrapping_add(1);
+                // Now and then the core goes to another thread (the rank awaited may be
+                // waiting for one).
+                if spins % 256 == 0 {
+                    std::thread::yield_now();
+                }
+                if spins % 4096 == 0 {
+                    if self.watch.stopped() {
+                        return Err(Error::Nccl(DEPARTED.into()));
+                    }
+                    watch(since)?;
+                }
+                std::hint::spin_loop();
+            }
+            for (v, s) in values.iter_mut().zip(&slot.values) {
+                *v += s.load(Ordering::Relaxed);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -347,6 +437,9 @@ pub fn run<I: Send, R: Send>(
     };
     let watch = Watch::new(spec.patience);
     let here = Arc::new(std::sync::Barrier::new(spec.gpus.len()));
+    let board = spec
+        .is_whole()
+        .then(|| Arc::new(Board::new(spec.world, watch.clone())));
     let results: Vec<Result<R>> = std::thread::scope(|s| {
         let handles: Vec<_> = gpus
             .into_iter()
@@ -357,6 +450,7 @@ pub fn run<I: Send, R: Send>(
                 let hub = hub.clone();
                 let watch = watch.clone();
                 let here = here.clone();
+                let board = board.clone();
                 s.spawn(move || -> Result<R> {
                     let rank = spec.first_rank + i;
                     // A shared link first: should this rank fail from here on, dropping
@@ -386,6 +480,7 @@ pub fn run<I: Send, R: Send>(
                         rank,
                         world: spec.world,
                         here,
+                        board,
                     };
                     work(&member, input).map_err(stopped)
                 })
@@ -518,6 +613,50 @@ pub fn split(units: usize, world: usize, rank: usize) -> std::ops::Range<usize> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_sums_every_rounds_counts_on_every_rank() {
+        // Four ranks' threads, each posting round after round with nothing else between
+        // (so some run a round ahead of others, as the board allows); every rank must
+        // read every round's sums.
+        let world = 4;
+        let board = Board::new(world, Watch::new(Duration::from_secs(60)));
+        let rounds = 2000u64;
+        std::thread::scope(|s| {
+            let board = &board;
+            let ranks: Vec<_> = (0..world)
+                .map(|rank| {
+                    s.spawn(move || {
+                        for round in 1..=rounds {
+                            let r = rank as u64;
+                            let mut v = [round, r, round * r, 1];
+                            board.sum(rank, round, &mut v, |_| Ok(())).unwrap();
+                            assert_eq!(v, [4 * round, 6, 6 * round, 4], "rank {rank}");
+                        }
+                    })
+                })
+                .collect();
+            for h in ranks {
+                h.join().unwrap();
+            }
+        });
+    }
+
+    #[test]
+    fn a_board_wait_ends_when_a_rank_stops_or_the_watch_says_so() {
+        let watch = Watch::new(Duration::from_secs(60));
+        let board = Board::new(2, watch.clone());
+        // Rank 1 never posts: rank 0's wait ends once another rank of the process stops.
+        watch.stop();
+        let e = board.sum(0, 1, &mut [1], |_| Ok(())).unwrap_err();
+        assert!(departed(&e), "{e}");
+        // And when the caller's watch gives up.
+        let board = Board::new(2, Watch::new(Duration::from_secs(60)));
+        let e = board
+            .sum(0, 1, &mut [1], |_| Err(Error::Nccl("gave up".into())))
+            .unwrap_err();
+        assert!(e.to_string().contains("gave up"), "{e}");
+    }
 
     #[test]
     fn ids_round_trip_and_bad_ones_are_refused() {

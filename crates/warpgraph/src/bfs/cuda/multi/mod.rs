@@ -67,7 +67,12 @@
 //! the counts (three and two for a top-down level that sends pairs; a team of one GPU
 //! swaps buffers in place of its collectives, which NCCL would run as kernels). A kernel
 //! posts the counts straight into page-locked host memory (a `cuda::Mailbox`), which the
-//! host spins on: no copy, no wait for the kernel's end. Inside a run of short levels the
+//! host spins on: no copy, no wait for the kernel's end. (With
+//! `WARPGRAPH_BFS_HOST_COUNTS=1`, where one process drives every rank, a level split by
+//! owner posts each rank's own counts before the bitmap's all-gather, the host threads
+//! sum them (`cuda::team::Board`) and queue the next level while the bitmap crosses, and
+//! the counts' all-gather goes: faster at Kronecker 24, but a team of 4 GPUs stalled in
+//! some searches, so it is off by default.) Inside a run of short levels the
 //! host does not wait for them before it queues the next level: that level's kernels do
 //! nothing unless the last kernel of the level before, applying the host's own rule to
 //! the counts, found it short (and within the lists' bound it was given); the host
@@ -170,6 +175,9 @@ pub struct TeamRuns {
     /// Whether the team exchanged its bitmaps in NCCL's symmetric memory (as
     /// [`TeamSearch::symmetric`]).
     pub symmetric: bool,
+    /// Whether NCCL's all-gather in symmetric memory failed the team's check (as
+    /// [`TeamSearch::symmetric_wrong`]).
+    pub symmetric_wrong: bool,
     /// Seconds to set the team up: communicators, partition and upload.
     pub setup_seconds: f64,
 }
@@ -317,6 +325,10 @@ pub struct TeamSearch<'a> {
     /// a team of several GPUs over NCCL 2.27 or later does, where the check of its first
     /// all-gather there passed (unless `WARPGRAPH_BFS_SYMMETRIC=0`).
     pub symmetric: bool,
+    /// Whether the team had NCCL's symmetric memory, but its check found the all-gather
+    /// there delivering wrong data, so it kept its own buffers (NCCL 2.28.3 on 4 H200s did
+    /// so for some small graphs; the trees stay right).
+    pub symmetric_wrong: bool,
 }
 
 /// Searches as [`bfs_team_each`], each into `tree` (its vectors reused when they hold
@@ -456,6 +468,7 @@ fn every_tree(
             levels: vec![0; k],
             solo: false,
             symmetric: false,
+            symmetric_wrong: false,
             setup_seconds: 0.0,
         };
         tunings.len()
@@ -469,6 +482,7 @@ fn every_tree(
         r.levels[i] = s.levels;
         r.solo = s.solo;
         r.symmetric = s.symmetric;
+        r.symmetric_wrong = s.symmetric_wrong;
         Ok(())
     })?;
     for r in &mut runs {
@@ -661,6 +675,7 @@ fn team_searches(
                     levels: run.levels,
                     solo: state.is_solo(),
                     symmetric: state.is_symmetric(),
+                    symmetric_wrong: state.symmetric_was_wrong(),
                 })?;
             }
         }

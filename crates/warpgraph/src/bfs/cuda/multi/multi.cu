@@ -884,12 +884,20 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
     block_sum_add(left, stats + 3);
 }
 
-// visited |= front, over every word; the counters cleared for the next level. First the
-// sums of every rank's counts (`stats_all`, all-gathered just before) go to the host's
-// mailbox.
+// A rank's own counts of a level split by owner (STATS values) to its host's mailbox,
+// before the exchange: where every rank lives in one process, the hosts sum them and
+// decide on the next level while the bitmap crosses (rank.rs). One thread.
+extern "C" __global__ void mbfs_post(const u64* stats, u64* box, u64 seq) {
+    for (u32 k = 0; k < STATS; k++) post_value(box, k, __ldcg(stats + k));
+    post(box, seq);
+}
+
+// visited |= front, over every word; the counters cleared for the next level. First, with
+// `sums`, the sums of every rank's counts (`stats_all`, all-gathered just before) go to
+// the host's mailbox.
 extern "C" __global__ void mbfs_visit(const u32* front, u32* visited, u32 words, COUNTERS,
-                                      const u64* stats_all, u64* box, u64 seq) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
+                                      const u64* stats_all, u64* box, u64 seq, u32 sums) {
+    if (sums && blockIdx.x == 0 && threadIdx.x == 0) {
         for (u32 k = 0; k < STATS; k++) {
             u64 sum = 0;
             for (u32 p = 0; p < world; p++) sum += stats_all[STATS * p + k];

@@ -71,6 +71,7 @@ pub(super) struct Kernels {
     merge: CudaFunction,
     bottom_up: CudaFunction,
     visit: CudaFunction,
+    post: CudaFunction,
     seed: CudaFunction,
     solo_depths: CudaFunction,
 }
@@ -100,6 +101,9 @@ pub(super) struct RankState {
     /// Whether `front`, `own`, `stats_all` and `counters.stats` lie in NCCL's symmetric
     /// memory ([`RankState::exchange_in_symmetric`]).
     symmetric: bool,
+    /// Whether NCCL's all-gather in symmetric memory delivered wrong data when checked,
+    /// so that the buffers stayed the rank's own.
+    symmetric_wrong: bool,
     front: Buffer<u32>,
     visited: CudaSlice<u32>,
     /// The vertices no arc leads to, where `visited` starts ([`never_reached`]).
@@ -170,6 +174,15 @@ pub(super) struct RankState {
     /// host still reads the level before.
     mailbox: [Mailbox; 2],
     posted: [CudaEvent; 2],
+    /// Whether a level split by owner sums the ranks' counts on the hosts ([`Board`],
+    /// where this process drives every rank, with `WARPGRAPH_BFS_HOST_COUNTS=1`), and the
+    /// board's last round (a team of one has its counts already, and posts them from
+    /// mbfs_visit). Off by default: at Kronecker 24 on 4 H200s it made the team of 2 4%
+    /// faster and the team of 4 9% (medians), but a team of 4 then stalled for 16-34 ms
+    /// (0.2-0.5 ms with the board's waits yielding) in 3 searches of 16, always from the
+    /// same roots (see BENCHMARKS.md, forty-ninth session).
+    host_counts: bool,
+    round: u64,
     /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
     /// mbfs_absorb's `ahead`), then the last short level's next frontier's arcs and
     /// vertices.
@@ -293,10 +306,12 @@ impl RankState {
     /// one rank cost a group and kernels, copies a launch each: the team of one, the
     /// baseline of the strong scaling, took 0.81-0.84 ms with NCCL's at Kronecker 24 on
     /// an H200, 0.78-0.81 ms with copies.)
-    fn gather_front(&mut self, m: &Member) -> Result<()> {
+    fn gather_front(&mut self, m: &Member, counts: bool) -> Result<()> {
         if m.world == 1 {
             std::mem::swap(&mut self.own, &mut self.front);
-            std::mem::swap(&mut self.counters.stats, &mut self.stats_all);
+            if counts {
+                std::mem::swap(&mut self.counters.stats, &mut self.stats_all);
+            }
             return Ok(());
         }
         if self.symmetric {
@@ -313,9 +328,15 @@ impl RankState {
             // all-gathers, delivered the bitmap wrong from 32 KiB a rank on (2 and 4
             // H200s; alone, each was right at every size).
             m.link.all_gather(&*self.own, &mut *self.front)?;
+            if !counts {
+                return Ok(());
+            }
             return m
                 .link
                 .all_gather(&*self.counters.stats, &mut *self.stats_all);
+        }
+        if !counts {
+            return m.link.all_gather(&*self.own, &mut *self.front);
         }
         let mut group = m.link.group()?;
         group.all_gather(self.own.as_view(), self.front.as_view_mut())?;
@@ -367,6 +388,7 @@ impl RankState {
         if !m.agree(delivered.as_ref().is_ok_and(|&d| d))? {
             // Back to the buffers of their own (the window stays the link's, unused).
             self.swap_exchange(&mut other);
+            self.symmetric_wrong = true;
             if std::env::var_os("WARPGRAPH_TRACE").is_some() {
                 let why = delivered.map_or_else(|e| e.to_string(), |_| "data wrong".into());
                 eprintln!("rank {}: no all-gather in symmetric memory: {why}", m.rank);
@@ -399,7 +421,7 @@ impl RankState {
         stream
             .memcpy_htod(&stats, &mut *self.counters.stats)
             .map_err(gpu_err)?;
-        self.gather_front(m)?;
+        self.gather_front(m, true)?;
         let mut front = vec![0u32; self.front.len()];
         gpu.download_into(&self.front, &mut front)?;
         let mut all = vec![0u64; self.stats_all.len()];
@@ -414,7 +436,7 @@ impl RankState {
     /// that belongs in the setup, not in the first search that needs it. What the
     /// buffers hold does not matter: every search starts from `mbfs_reset`.
     fn warm_up(&mut self, m: &Member) -> Result<()> {
-        self.gather_front(m)?;
+        self.gather_front(m, true)?;
         m.link.all_gather(&self.counters.sent, &mut self.counts)?;
         let len = 1 + 2 * self.list_cap;
         for words in [3, len] {
@@ -474,6 +496,7 @@ impl RankState {
             merge: f("mbfs_merge")?,
             bottom_up: f("mbfs_bottom_up")?,
             visit: f("mbfs_visit")?,
+            post: f("mbfs_post")?,
             seed: f("mbfs_seed")?,
             solo_depths: f("mbfs_solo_depths")?,
         };
@@ -558,6 +581,7 @@ impl RankState {
             },
             stale: true,
             symmetric: false,
+            symmetric_wrong: false,
             front: gpu.buffer(words)?,
             visited: gpu.zeros(words)?,
             never: gpu.upload(never)?,
@@ -621,6 +645,10 @@ impl RankState {
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
             seeds_host: gpu.pinned(3 * host_arcs.max(1))?,
             posted: [event()?, event()?],
+            host_counts: m.world > 1
+                && m.board().is_some()
+                && std::env::var("WARPGRAPH_BFS_HOST_COUNTS").as_deref() == Ok("1"),
+            round: 0,
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
             k,
@@ -658,8 +686,11 @@ impl RankState {
         let wait = gpu.wait_start()?;
         let begun = Instant::now();
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
-        self.started.record(&stream).map_err(gpu_err)?;
-        self.unstarted = true;
+        // Only the exchange in symmetric memory waits for it (`gather_front`).
+        if self.symmetric {
+            self.started.record(&stream).map_err(gpu_err)?;
+            self.unstarted = true;
+        }
         let timer = gpu.timer_after(Some(wait))?;
         let dlo = self.dlo();
         // Solo, the depths outside this rank's range are left as the last search left them.
@@ -710,6 +741,8 @@ impl RankState {
         // Whether the level before ended a team of one's run of short levels.
         let mut ran = false;
         let mut nothing_left = false;
+        // Whether this level's counts are this rank's own, to be summed on the hosts.
+        let mut split_round = false;
         let undirected = self.undirected();
         while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected == 1) {
             if self.fail_at == Some((m.rank, level)) {
@@ -877,17 +910,29 @@ impl RankState {
                     } else {
                         // A level split by owner.
                         self.stale = true;
-                        // The next frontier and its counts on every rank (one group: one
-                        // launch), then visited |= front.
-                        self.gather_front(m)?;
+                        let dev = self.mailbox[box_].device();
+                        // With host counts, this rank's own go to its host first, which
+                        // sums every rank's (below) while the bitmap crosses.
+                        if self.host_counts {
+                            let mut b = stream.launch_builder(&self.k.post);
+                            b.arg(&*self.counters.stats).arg(&dev).arg(&post);
+                            // SAFETY: matches mbfs_post; stats holds STATS values, the
+                            // mailbox STATS values.
+                            unsafe { b.launch(launch_config(1, 1)) }.map_err(gpu_err)?;
+                            step(&mut self.steps, gpu, "post")?;
+                            split_round = true;
+                        }
+                        // The next frontier (and without host counts, the counts: one
+                        // group, one launch) on every rank, then visited |= front.
+                        self.gather_front(m, !self.host_counts)?;
                         step(&mut self.steps, gpu, "collective")?;
-                        // The visit, which first posts the counts' sums, and clears the
-                        // counters for the next level.
+                        // The visit, which first posts the counts' sums (without host
+                        // counts), and clears the counters for the next level.
+                        let sums = u32::from(!self.host_counts);
                         let mut b = stream.launch_builder(&self.k.visit);
                         b.arg(&*self.front).arg(&mut self.visited).arg(&words);
                         self.counters.push(&mut b);
-                        let dev = self.mailbox[box_].device();
-                        b.arg(&*self.stats_all).arg(&dev).arg(&post);
+                        b.arg(&*self.stats_all).arg(&dev).arg(&post).arg(&sums);
                         // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
                         // and stats_all `world` entries, the mailbox STATS values.
                         unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -926,6 +971,17 @@ impl RankState {
             let mut counts = [0u64; STATS + 4];
             let box_ = level as usize & 1;
             self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
+            if std::mem::take(&mut split_round) && m.world > 1 {
+                // This rank's counts of a level split by owner: the team's are their sums
+                // (every rank sums every such level, so the rounds agree).
+                let board = m.board().ok_or_else(|| {
+                    Error::Gpu("BFS team: host counts without a board (an internal error)".into())
+                })?;
+                self.round += 1;
+                board.sum(m.rank, self.round, &mut counts[..STATS], |t| {
+                    m.link.watch(t)
+                })?;
+            }
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
                     "BFS team, rank {}: a list of the vertices found at level {level} \
@@ -1109,6 +1165,12 @@ impl RankState {
     /// ([`RankState::exchange_in_symmetric`]).
     pub(super) fn is_symmetric(&self) -> bool {
         self.symmetric
+    }
+
+    /// Whether NCCL's all-gather in symmetric memory failed its check
+    /// ([`RankState::exchange_in_symmetric`]), the buffers staying the rank's own.
+    pub(super) fn symmetric_was_wrong(&self) -> bool {
+        self.symmetric_wrong
     }
 
     /// Whether the rank takes its short levels solo ([`RankState::solo`]).
