@@ -97,7 +97,9 @@
 //! team of one's runs, which a trace turns off): the GPU time of the step, of the
 //! exchange, the host's, and the GPU's wait for the host before the level, then the
 //! search's end (when the host saw the kernels end, the copies into the tree, the bus's
-//! and the host's parts, and the all-reduce of the ranks' times);
+//! and the host's parts, and the all-reduce of the ranks' times), with host counts each
+//! split level's wait for the other ranks' counts, and once a process, after the first
+//! team's setup, every thread's name and the CPUs it may run on;
 //! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level. A
 //! lone search starts on idle GPUs (an H200 idles at 345 MHz, not 1,980), so trace warm
 //! ones: `WARPGRAPH_TRACE=2 warpgraph bench bfs FILE --gpus 2 --trials 2` traces every
@@ -143,7 +145,7 @@ use host_levels::HostLevels;
 pub use partition::bytes_needed;
 use partition::{pieces_bound, pieces_of, Partition};
 use rank::RankState;
-use trace::{mark, print_trace, step, LevelMarks};
+use trace::{mark, print_threads_once, print_trace, step, LevelMarks};
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {

@@ -295,6 +295,7 @@ impl RankState {
         m.link.all_gather(&own_deg, &mut state.deg)?;
         state.warm_up(m)?;
         m.link.sync()?;
+        print_threads_once();
         Ok(state)
     }
 
@@ -741,8 +742,10 @@ impl RankState {
         // Whether the level before ended a team of one's run of short levels.
         let mut ran = false;
         let mut nothing_left = false;
-        // Whether this level's counts are this rank's own, to be summed on the hosts.
+        // Whether this level's counts are this rank's own, to be summed on the hosts, and
+        // the host's wait for the other ranks' (traced).
         let mut split_round = false;
+        let mut board_ms = None;
         let undirected = self.undirected();
         while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected == 1) {
             if self.fail_at == Some((m.rank, level)) {
@@ -978,9 +981,11 @@ impl RankState {
                     Error::Gpu("BFS team: host counts without a board (an internal error)".into())
                 })?;
                 self.round += 1;
+                let waited = Instant::now();
                 board.sum(m.rank, self.round, &mut counts[..STATS], |t| {
                     m.link.watch(t)
                 })?;
+                board_ms = Some(waited.elapsed().as_secs_f64() * 1e3);
             }
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
@@ -1016,8 +1021,12 @@ impl RankState {
             if trace {
                 traced.push(LevelMarks {
                     line: format!(
-                        "level {level:>4} {} found {nf} vertices, {mf} arcs",
-                        if bottom_up { "bottom-up" } else { "top-down " }
+                        "level {level:>4} {} found {nf} vertices, {mf} arcs{}",
+                        if bottom_up { "bottom-up" } else { "top-down " },
+                        match board_ms.take() {
+                            Some(ms) => format!(" (the other ranks' counts waited {ms:.3} ms)"),
+                            None => String::new(),
+                        }
                     ),
                     host_ms: lt.elapsed().as_secs_f64() * 1e3,
                     events: Some([e0, e1, e2]),

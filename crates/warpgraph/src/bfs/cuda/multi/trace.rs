@@ -74,3 +74,33 @@ pub(super) fn between(a: Option<&CudaEvent>, b: Option<&CudaEvent>) -> Result<St
         _ => Ok("-".into()),
     }
 }
+
+/// With `WARPGRAPH_TRACE`, once a process: each of its threads (the ranks', NCCL's, the
+/// driver's) by name with the CPUs it may run on (Linux's `/proc/self/task`), for seeing
+/// whether threads that spin share cores with those they wait for.
+pub(super) fn print_threads_once() {
+    static PRINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if std::env::var_os("WARPGRAPH_TRACE").is_none()
+        || PRINTED.swap(true, std::sync::atomic::Ordering::Relaxed)
+    {
+        return;
+    }
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return;
+    };
+    for task in tasks.flatten() {
+        let path = task.path();
+        let name = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
+        let cpus = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+            .unwrap_or("?")
+            .trim();
+        eprintln!(
+            "thread {} {:<16} CPUs {cpus}",
+            task.file_name().to_string_lossy(),
+            name.trim()
+        );
+    }
+}
