@@ -179,8 +179,8 @@ pub(super) struct RankState {
     /// board's last round (a team of one has its counts already, and posts them from
     /// mbfs_visit). Off by default: at Kronecker 24 on 4 H200s it made the team of 2 4%
     /// faster and the team of 4 9% (medians), but a team of 4 then stalled for 16-34 ms
-    /// (0.2-0.5 ms with the board's waits yielding) in 3 searches of 16, always from the
-    /// same roots (see BENCHMARKS.md, forty-ninth session).
+    /// in up to 3 searches of 16 (with the board's waits yielding, such searches took
+    /// 0.5-0.8 ms in place of 0.3-0.4; see BENCHMARKS.md, forty-ninth session).
     host_counts: bool,
     round: u64,
     /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
