@@ -309,10 +309,9 @@ impl RankState {
     /// an H200, 0.78-0.81 ms with copies.)
     fn gather_front(&mut self, m: &Member, counts: bool) -> Result<()> {
         if m.world == 1 {
+            // (Host counts, the only caller without `counts`, need several ranks.)
             std::mem::swap(&mut self.own, &mut self.front);
-            if counts {
-                std::mem::swap(&mut self.counters.stats, &mut self.stats_all);
-            }
+            std::mem::swap(&mut self.counters.stats, &mut self.stats_all);
             return Ok(());
         }
         if self.symmetric {
@@ -974,7 +973,7 @@ impl RankState {
             let mut counts = [0u64; STATS + 4];
             let box_ = level as usize & 1;
             self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
-            if std::mem::take(&mut split_round) && m.world > 1 {
+            if std::mem::take(&mut split_round) {
                 // This rank's counts of a level split by owner: the team's are their sums
                 // (every rank sums every such level, so the rounds agree).
                 let board = m.board().ok_or_else(|| {
