@@ -103,7 +103,10 @@
 //! `WARPGRAPH_TRACE=2` also the GPU time of each kernel and collective of the level. A
 //! lone search starts on idle GPUs (an H200 idles at 345 MHz, not 1,980), so trace warm
 //! ones: `WARPGRAPH_TRACE=2 warpgraph bench bfs FILE --gpus 2 --trials 2` traces every
-//! search of the bench, its warm-up first. `WARPGRAPH_BFS_WHOLE_DEGREE` sets
+//! search of the bench, its warm-up first. `WARPGRAPH_TRACE_SLOW=MS` traces without
+//! events: each rank notes the host's moments of a search (its levels queued, its counts
+//! in, the other ranks' summed) and prints them only where the search's kernels took
+//! more than MS milliseconds (a rare slow search, as it ran). `WARPGRAPH_BFS_WHOLE_DEGREE` sets
 //! [`WHOLE_DEGREE`] (0: always; 18446744073709551615: never).
 //!
 //! **Files**: this one, the team's searches (the API, the settings, each rank's thread);
@@ -145,7 +148,7 @@ use host_levels::HostLevels;
 pub use partition::bytes_needed;
 use partition::{pieces_bound, pieces_of, Partition};
 use rank::RankState;
-use trace::{mark, print_threads_once, print_trace, step, LevelMarks};
+use trace::{mark, print_threads_once, print_trace, step, HostMoments, LevelMarks};
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -268,6 +271,8 @@ pub struct TeamSetup {
 /// A top-down level whose frontier has at most this many out-arcs is short: each rank's
 /// list of what it found holds no more (one pair per arc at most), so every list goes to
 /// every rank in one all-gather of a size known beforehand (up to 1 MiB a rank).
+/// `WARPGRAPH_BFS_LIST_CAP` lowers the bound (1 to this): a level of more arcs is then
+/// split by owner (a team's) or expanded into the bitmap (a team of one's).
 pub const LIST_CAP: usize = 128 * 1024;
 
 /// Breadth-first searches of `g` from every one of `sources` on the team `spec` (this
@@ -510,7 +515,8 @@ struct Tuning {
 }
 
 impl Tuning {
-    /// The defaults, or `WARPGRAPH_BFS_HOST_ARCS`, `WARPGRAPH_BFS_WHOLE_DEGREE`,
+    /// The defaults, or `WARPGRAPH_BFS_LIST_CAP` (the most frontier arcs of a short
+    /// level), `WARPGRAPH_BFS_HOST_ARCS`, `WARPGRAPH_BFS_WHOLE_DEGREE`,
     /// `WARPGRAPH_BFS_RUN_BLOCKS`, `WARPGRAPH_BFS_RUN_ARCS`, `WARPGRAPH_BFS_SOLO` and
     /// `WARPGRAPH_BFS_SYMMETRIC`.
     fn from_env() -> Result<Tuning> {
@@ -525,8 +531,19 @@ impl Tuning {
                 Err(_) => Ok(default),
             }
         };
+        let list_cap = setting(
+            "WARPGRAPH_BFS_LIST_CAP",
+            LIST_CAP as u64,
+            LIST_CAP as u64,
+            "a number of arcs",
+        )?;
+        if list_cap == 0 {
+            return Err(Error::InvalidArgument(
+                "WARPGRAPH_BFS_LIST_CAP=0: expected a number of arcs, 1 to 131072".into(),
+            ));
+        }
         Ok(Tuning {
-            list_cap: LIST_CAP,
+            list_cap: list_cap as usize,
             host_arcs: setting(
                 "WARPGRAPH_BFS_HOST_ARCS",
                 HOST_ARCS as u64,

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Bitmap words a rank's range is a multiple of, in a team of several (16 bytes).
+const SEG_ALIGN: usize = 4;
+
 /// How a graph is split: ranks own ranges of `seg` bitmap words.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Partition {
@@ -14,11 +17,14 @@ pub(super) struct Partition {
 impl Partition {
     pub(super) fn new(n: usize, world: usize) -> Partition {
         let words = n.div_ceil(32).max(1);
-        Partition {
-            n,
-            world,
-            seg: words.div_ceil(world),
-        }
+        // With other ranks, a rank's part of a gathered bitmap starts on 16 bytes: NCCL's
+        // all-gather in symmetric memory delivered wrong data on 4 H200s for parts of 469
+        // and 547 words (its kernels move 16 bytes at a time).
+        let seg = match world {
+            1 => words,
+            _ => words.div_ceil(world).next_multiple_of(SEG_ALIGN),
+        };
+        Partition { n, world, seg }
     }
 
     /// Words of a whole bitmap (every rank's range, padded).

@@ -683,9 +683,11 @@ impl RankState {
         // of a process comes late by its caller's look at the last search's tree (the
         // bench's verifier: 2.7 s on 2 H200s at Kronecker 26, all of it counted in the
         // other rank's time, so the team's, before).
+        let mut moments = HostMoments::from_env();
         let wait = gpu.wait_start()?;
         let begun = Instant::now();
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
+        moments.note(0, "started");
         // Only the exchange in symmetric memory waits for it (`gather_front`).
         if self.symmetric {
             self.started.record(&stream).map_err(gpu_err)?;
@@ -773,6 +775,7 @@ impl RankState {
             prev_nf = nf;
             unexplored = unexplored.saturating_sub(mf);
             let lt = Instant::now();
+            moments.note(level, "level");
             if !seeded {
                 if !bottom_up && self.host.take(mf) {
                     (nf, mf) = self.host.expand(g.out(), level + 1);
@@ -970,9 +973,11 @@ impl RankState {
                 ahead = Some((then, post, next_cap(mf)));
             }
             let e2 = mark(gpu, trace)?;
+            moments.note(level, "queued");
             let mut counts = [0u64; STATS + 4];
             let box_ = level as usize & 1;
             self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
+            moments.note(level, "counts");
             if std::mem::take(&mut split_round) {
                 // This rank's counts of a level split by owner: the team's are their sums
                 // (every rank sums every such level, so the rounds agree).
@@ -985,6 +990,7 @@ impl RankState {
                     m.link.watch(t)
                 })?;
                 board_ms = Some(waited.elapsed().as_secs_f64() * 1e3);
+                moments.note(level, "board");
             }
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
@@ -1061,6 +1067,7 @@ impl RankState {
         let done = timer.kernels_done(gpu)?;
         m.link.wait_event(&done)?;
         let seen = Instant::now();
+        moments.note(level, "done");
         // Seconds copying to page-locked memory, and from there into the tree.
         let mut copies = (0.0, 0.0);
         if let Some(dest) = dest {
@@ -1087,7 +1094,9 @@ impl RankState {
             }
         }
         let copied = Instant::now();
+        moments.note(level, "copied");
         let times = timer.finish(&done)?;
+        moments.report(m.rank, begun, times.kernel_seconds * 1e3);
         // The slowest rank's times, on every rank, once every rank has written its part.
         // (Seconds as bits: for floats of one sign their order is the integers'.)
         let ends = [times.total_seconds, times.kernel_seconds].map(f64::to_bits);

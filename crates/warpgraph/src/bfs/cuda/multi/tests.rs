@@ -190,3 +190,43 @@ fn every_piece_of_every_big_vertex_is_counted() {
     assert_eq!(pieces_bound(&c, 0..8), 1 + 2 + 2 + 3 + 274);
     assert_eq!(pieces_bound(&c, 4..4), 0);
 }
+
+/// A team's ranges split the vertices in order, without gaps or overlaps, and in a team
+/// of several each rank's part of a bitmap is a whole number of 16-byte units (NCCL's
+/// all-gather in symmetric memory); a team of one keeps the bitmap's own length.
+#[test]
+fn ranges_cover_the_vertices_in_16_byte_parts() {
+    for n in [
+        0usize,
+        1,
+        31,
+        32,
+        33,
+        1000,
+        60_000,
+        70_002,
+        300 * 200,
+        1 << 20,
+    ] {
+        for world in 1..=8 {
+            let p = Partition::new(n, world);
+            let words = n.div_ceil(32).max(1);
+            if world == 1 {
+                assert_eq!(p.seg, words);
+            } else {
+                assert_eq!(p.seg % 4, 0, "n {n}, world {world}: seg {}", p.seg);
+                assert!(p.seg < words.div_ceil(world) + 4);
+            }
+            assert!(p.words() >= words);
+            let mut next = 0;
+            for r in 0..world {
+                let range = p.range(r);
+                assert_eq!(range.start, next, "n {n}, world {world}, rank {r}");
+                assert!(range.end >= range.start);
+                assert!(range.len() <= 32 * p.seg);
+                next = range.end;
+            }
+            assert_eq!(next, n, "n {n}, world {world}");
+        }
+    }
+}
