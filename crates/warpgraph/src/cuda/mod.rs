@@ -824,8 +824,14 @@ impl Mailbox {
         let since = Instant::now();
         while word(0) != seq {
             spins = spins.wrapping_add(1);
-            // Ask the driver now and then only: it may take a lock other GPUs' threads need.
+            // Now and then the core goes to another thread, and the driver is asked (only
+            // then: it may take a lock other GPUs' threads need). Without the yield a thread
+            // woken onto this core (one that waited for such a lock, woken by this one)
+            // waited for the scheduler's tick: on 4 H200s some searches of a team of 4 took
+            // 16-22 ms, each level's wait a multiple of 4 ms (BENCHMARKS.md, fiftieth
+            // session).
             if spins % 256 == 0 {
+                std::thread::yield_now();
                 if done.try_is_complete().map_err(gpu_err)? && word(0) != seq {
                     return Err(Error::Gpu(format!(
                         "a kernel ended without posting its counts (post {seq}, found {})",

@@ -175,12 +175,13 @@ pub(super) struct RankState {
     mailbox: [Mailbox; 2],
     posted: [CudaEvent; 2],
     /// Whether a level split by owner sums the ranks' counts on the hosts ([`Board`],
-    /// where this process drives every rank, with `WARPGRAPH_BFS_HOST_COUNTS=1`), and the
-    /// board's last round (a team of one has its counts already, and posts them from
-    /// mbfs_visit). Off by default: at Kronecker 24 on 4 H200s it made the team of 2 4%
-    /// faster and the team of 4 9% (medians), but a team of 4 then stalled for 16-34 ms
-    /// in up to 3 searches of 16 (with the board's waits yielding, such searches took
-    /// 0.5-0.8 ms in place of 0.3-0.4; see BENCHMARKS.md, forty-ninth session).
+    /// where this process drives every rank, unless `WARPGRAPH_BFS_HOST_COUNTS=0`), and
+    /// the board's last round (a team of one has its counts already, and posts them from
+    /// mbfs_visit). At Kronecker 24 on 4 H200s it made the team of 2 0.02 ms a search
+    /// faster and the team of 4 0.02-0.03 ms. (It was off by default while a team of 4
+    /// stalled for 16-34 ms in some searches; so did one without it, each level's wait a
+    /// multiple of the scheduler's 4 ms tick, until the mailbox's spin yielded its core:
+    /// see BENCHMARKS.md, fiftieth session.)
     host_counts: bool,
     round: u64,
     /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
@@ -647,7 +648,7 @@ impl RankState {
             posted: [event()?, event()?],
             host_counts: m.world > 1
                 && m.board().is_some()
-                && std::env::var("WARPGRAPH_BFS_HOST_COUNTS").as_deref() == Ok("1"),
+                && std::env::var("WARPGRAPH_BFS_HOST_COUNTS").as_deref() != Ok("0"),
             round: 0,
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
