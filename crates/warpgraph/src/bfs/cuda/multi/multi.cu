@@ -31,9 +31,6 @@
 // vertex, every vertex), whose entries go to t's owner as (t, u) pairs.
 
 #define UNREACHED 0xffffffffu
-// A solo rank's depth of a vertex outside its range visited at a level not expanded solo:
-// no level's (see mbfs_solo_depths).
-#define ELSEWHERE 0xfffffffeu
 #define FULL 0xffffffffu
 // Values of `stats` (multi.rs's STATS).
 #define STATS 4
@@ -534,14 +531,18 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // listed[level & 1], their number listed_len[level & 1]: the last mbfs_absorb's; their
 // arcs `arcs0`), on to the last level whose next frontier is not short by the host's rule
 // or has more than `run_arcs` arcs (or `last`). Every vertex's rows, depth and parent are
-// the rank's (lo 0); solo, the depths agree with `visited` (mbfs_solo_depths).
+// the rank's (lo 0), but only those of its range [lo, lo + nl) are kept: solo, the depths
+// outside it are as a level split by owner or the last search left them.
 //
 // A level in one pass, a lane per arc u -> t: a warp's lanes over the arcs of one piece
 // or of several (as many as make a round about full on the level's mean piece: a grid's
 // are a vertex's 4 arcs, a hub's 32). The arc whose atomic compare-and-swap moves t's
 // depth from UNREACHED to level + 1 claims t; every arc into a vertex of that depth lowers
 // its parent to u (atomic min), so the parent is the least in-neighbour one level up, as
-// mbfs_absorb makes it from every pair. The claimer sets t's visited bit, counts t and its
+// mbfs_absorb makes it from every pair. Outside the range (solo) the arc that sets t's
+// visited bit claims it, and its depth and parent are left alone (no rank reads them; a
+// solo rank mended every depth there before each run, 8-12 us a search at Kronecker 24).
+// The claimer sets t's visited bit, counts t and its
 // arcs, lists its pieces for the next level (into listed[(level + 1) & 1]; a next level
 // with more than short_arcs arcs, which is not short, may fill it) and writes (t, u) to
 // the level's list (list_a at the run's even levels, list_b at the odd ones: at most
@@ -566,7 +567,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // host's own, at the whole grid).
 extern "C" __global__ void __launch_bounds__(256)
 mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* parent,
-               const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
+               u32 lo, u32 nl, const u32* deg, u64* listed, u32 listed_cap, u32 piece, u32 short_arcs,
                u32* listed_len, u32* list_a, u32* list_b, u64* run, u32* bar,
                u32 level, u32 last, u64 unexplored, u64 alpha, u32 undirected, u64 nf0,
                u64 arcs0, u64 run_arcs,
@@ -640,15 +641,20 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
                 u64 first_j = __shfl_sync(FULL, first, j);
                 u32 t = k < total ? tgt[first_j + (k - at_j)] : UNREACHED;
                 u32 dt = 0, np = 0;
-                bool claim = false;
+                bool claim = false, mine = t - lo < nl;
                 if (t != UNREACHED) {
                     dt = deg[t];
-                    u32 d = atomicCAS(depth + t, UNREACHED, level + 1);
-                    claim = d == UNREACHED;
-                    if (claim || d == level + 1) atomicMin(parent + t, from);
+                    if (mine) {
+                        u32 d = atomicCAS(depth + t, UNREACHED, level + 1);
+                        claim = d == UNREACHED;
+                        if (claim || d == level + 1) atomicMin(parent + t, from);
+                    } else {
+                        u32 bit = 1u << (t % 32);
+                        claim = !(atomicOr(visited + t / 32, bit) & bit);
+                    }
                 }
                 if (claim) {
-                    atomicOr(visited + t / 32, 1u << (t % 32));
+                    if (mine) atomicOr(visited + t / 32, 1u << (t % 32));
                     found++;
                     arcs += dt;
                     np = (min(dt, short_arcs + 1) + piece - 1) / piece;
@@ -720,18 +726,6 @@ mbfs_short_run(const u64* off, const u32* tgt, u32* visited, u32* depth, u32* pa
         }
         return;
     }
-}
-
-// A solo rank (multi.rs) before a run of short levels, which claims a vertex by moving its
-// depth from UNREACHED: its depths outside its own range [lo, lo + nl) (of the first
-// n_pad) agree with `visited` again, a visited vertex's ELSEWHERE, an unvisited one's
-// UNREACHED. (The levels expanded by the owners, and the start of a search, leave them as
-// they were; a solo level keeps them.) The parents there are never read.
-extern "C" __global__ void mbfs_solo_depths(const u32* visited, u32 n_pad, u32 lo, u32 nl,
-                                            u32* depth) {
-    u32 stride = gridDim.x * blockDim.x;
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n_pad; i += stride)
-        if (i - lo >= nl) depth[i] = (visited[i / 32] >> (i % 32)) & 1 ? ELSEWHERE : UNREACHED;
 }
 
 // The frontier as a bitmap after a run of short levels, for a level that is not short:

@@ -73,7 +73,6 @@ pub(super) struct Kernels {
     visit: CudaFunction,
     post: CudaFunction,
     seed: CudaFunction,
-    solo_depths: CudaFunction,
 }
 
 /// A rank's part of the graph and its search state.
@@ -94,10 +93,6 @@ pub(super) struct RankState {
     /// levels cost no collective. Its depths and parents are every vertex's
     /// ([`RankState::dlo`]); the levels that are not short are still split by owner.
     solo: Option<(CudaSlice<u64>, CudaSlice<u32>)>,
-    /// Solo: whether depths outside this rank's range may disagree with `visited` (the
-    /// levels split by owner leave them as they were), to be mended before a run of short
-    /// levels, which claims vertices by their depths (mbfs_solo_depths).
-    stale: bool,
     /// Whether `front`, `own`, `stats_all` and `counters.stats` lie in NCCL's symmetric
     /// memory ([`RankState::exchange_in_symmetric`]).
     symmetric: bool,
@@ -499,7 +494,6 @@ impl RankState {
             visit: f("mbfs_visit")?,
             post: f("mbfs_post")?,
             seed: f("mbfs_seed")?,
-            solo_depths: f("mbfs_solo_depths")?,
         };
         let bottom_up_blocks = gpu.resident_grid(&k.bottom_up, "mbfs_bottom_up", THREADS, 8)?;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
@@ -580,7 +574,6 @@ impl RankState {
                 )),
                 false => None,
             },
-            stale: true,
             symmetric: false,
             symmetric_wrong: false,
             front: gpu.buffer(words)?,
@@ -696,8 +689,6 @@ impl RankState {
         }
         let timer = gpu.timer_after(Some(wait))?;
         let dlo = self.dlo();
-        // Solo, the depths outside this rank's range are left as the last search left them.
-        self.stale = true;
         {
             let mut b = stream.launch_builder(&self.k.reset);
             let mut depth = self.depth.slice_mut(dlo..);
@@ -894,10 +885,6 @@ impl RankState {
                             Some((_, l)) if l > level => l - 1,
                             _ => u32::MAX,
                         };
-                        if self.solo.is_some() && std::mem::take(&mut self.stale) {
-                            self.solo_depths(gpu)?;
-                            step(&mut self.steps, gpu, "solo-depths")?;
-                        }
                         let frontier = (nf, mf);
                         self.short_run(gpu, level, frontier, unexplored, alpha_rule, last, post)?;
                         step(&mut self.steps, gpu, "run")?;
@@ -915,7 +902,6 @@ impl RankState {
                         step(&mut self.steps, gpu, "absorb")?;
                     } else {
                         // A level split by owner.
-                        self.stale = true;
                         let dev = self.mailbox[box_].device();
                         // With host counts, this rank's own go to its host first, which
                         // sums every rank's (below) while the bitmap crosses.
@@ -1223,22 +1209,6 @@ impl RankState {
         }
     }
 
-    /// Solo, before a run of short levels: the depths outside this rank's range made to
-    /// agree with `visited` (mbfs_solo_depths).
-    fn solo_depths(&mut self, gpu: &Gpu) -> Result<()> {
-        let n_pad = 32 * self.part.words() as u32;
-        let mut b = gpu.stream().launch_builder(&self.k.solo_depths);
-        b.arg(&self.visited)
-            .arg(&n_pad)
-            .arg(&self.lo)
-            .arg(&self.nl)
-            .arg(&mut self.depth);
-        // SAFETY: matches mbfs_solo_depths; visited holds `words` words, depth (solo)
-        // 32 * words entries.
-        unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
-        Ok(())
-    }
-
     fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let same = self.undirected();
@@ -1498,6 +1468,8 @@ impl RankState {
             .arg(&mut self.visited)
             .arg(&mut self.depth)
             .arg(&mut self.parent)
+            .arg(&self.lo)
+            .arg(&self.nl)
             .arg(&self.deg)
             .arg(&mut self.listed)
             .arg(&listed_cap)
