@@ -520,58 +520,45 @@ impl Tuning {
     /// `WARPGRAPH_BFS_RUN_BLOCKS`, `WARPGRAPH_BFS_RUN_ARCS`, `WARPGRAPH_BFS_SOLO` and
     /// `WARPGRAPH_BFS_SYMMETRIC`.
     fn from_env() -> Result<Tuning> {
-        let setting = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
-            match std::env::var(name) {
-                Ok(v) => match v.parse() {
-                    Ok(a) if a <= most => Ok(a),
-                    _ => Err(Error::InvalidArgument(format!(
-                        "{name}={v:?}: expected {what}, 0 to {most}"
-                    ))),
-                },
-                Err(_) => Ok(default),
-            }
+        let up_to = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
+            setting_from(name, default, 0..=most, what)
         };
-        let list_cap = setting(
+        let list_cap = setting_from(
             "WARPGRAPH_BFS_LIST_CAP",
             LIST_CAP as u64,
-            LIST_CAP as u64,
+            1..=LIST_CAP as u64,
             "a number of arcs",
         )?;
-        if list_cap == 0 {
-            return Err(Error::InvalidArgument(
-                "WARPGRAPH_BFS_LIST_CAP=0: expected a number of arcs, 1 to 131072".into(),
-            ));
-        }
         Ok(Tuning {
             list_cap: list_cap as usize,
-            host_arcs: setting(
+            host_arcs: up_to(
                 "WARPGRAPH_BFS_HOST_ARCS",
                 HOST_ARCS as u64,
                 LIST_CAP as u64,
                 "a number of arcs",
             )? as usize,
-            whole_degree: setting(
+            whole_degree: up_to(
                 "WARPGRAPH_BFS_WHOLE_DEGREE",
                 WHOLE_DEGREE,
                 u64::MAX,
                 "a mean out-degree",
             )?,
             fail_at: None,
-            run_blocks: setting(
+            run_blocks: up_to(
                 "WARPGRAPH_BFS_RUN_BLOCKS",
                 RUN_BLOCKS.into(),
                 1 << 16,
                 "a number of blocks (0: no runs)",
             )? as u32,
-            run_arcs: setting(
+            run_arcs: up_to(
                 "WARPGRAPH_BFS_RUN_ARCS",
                 RUN_ARCS,
                 LIST_CAP as u64,
                 "a number of arcs",
             )?,
             setup: TeamSetup {
-                solo: setting("WARPGRAPH_BFS_SOLO", 1, 1, "0 (no) or 1 (yes)")? == 1,
-                symmetric: setting(
+                solo: up_to("WARPGRAPH_BFS_SOLO", 1, 1, "0 (no) or 1 (yes)")? == 1,
+                symmetric: up_to(
                     "WARPGRAPH_BFS_SYMMETRIC",
                     SYMMETRIC.into(),
                     1,
@@ -580,6 +567,47 @@ impl Tuning {
             },
         })
     }
+}
+
+/// A setting's value: `value` (an environment variable's) as a number within `range`, or
+/// `default` where it is not set.
+///
+/// # Errors
+/// [`Error::InvalidArgument`], naming the variable, its value and what it expects.
+fn setting(
+    name: &str,
+    value: Option<&str>,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+    what: &str,
+) -> Result<u64> {
+    match value {
+        None => Ok(default),
+        Some(v) => match v.parse() {
+            Ok(a) if range.contains(&a) => Ok(a),
+            _ => Err(Error::InvalidArgument(format!(
+                "{name}={v:?}: expected {what}, {} to {}",
+                range.start(),
+                range.end()
+            ))),
+        },
+    }
+}
+
+/// [`setting`] of the environment variable `name`.
+fn setting_from(
+    name: &str,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+    what: &str,
+) -> Result<u64> {
+    setting(
+        name,
+        std::env::var(name).ok().as_deref(),
+        default,
+        range,
+        what,
+    )
 }
 
 /// The caller's `visit`, as the first rank of the process holds it.

@@ -230,3 +230,28 @@ fn ranges_cover_the_vertices_in_16_byte_parts() {
         }
     }
 }
+
+/// A team's settings from the environment: unset, the default; a number within the range,
+/// that number; anything else an error naming the variable, its value and the range
+/// (`WARPGRAPH_BFS_LIST_CAP=0` is refused: no level could be short).
+#[test]
+fn settings_are_numbers_within_their_range() {
+    let cap = LIST_CAP as u64;
+    let list_cap = |v: Option<&str>| setting("WARPGRAPH_BFS_LIST_CAP", v, cap, 1..=cap, "arcs");
+    assert_eq!(list_cap(None).unwrap(), cap);
+    assert_eq!(list_cap(Some("16384")).unwrap(), 16384);
+    assert_eq!(list_cap(Some("1")).unwrap(), 1);
+    assert_eq!(list_cap(Some("131072")).unwrap(), cap);
+    for bad in ["0", "131073", "-1", "", "many", "1e3"] {
+        let e = list_cap(Some(bad)).unwrap_err().to_string();
+        assert!(
+            e.contains("WARPGRAPH_BFS_LIST_CAP")
+                && e.contains(&format!("{bad:?}"))
+                && e.contains("1 to 131072"),
+            "{bad}: {e}"
+        );
+    }
+    let solo = |v| setting("WARPGRAPH_BFS_SOLO", Some(v), 1, 0..=1, "0 (no) or 1 (yes)");
+    assert_eq!(solo("0").unwrap(), 0);
+    assert!(solo("2").is_err());
+}
