@@ -820,35 +820,67 @@ impl Mailbox {
             // write them meanwhile, so each is read as volatile.
             unsafe { std::ptr::read_volatile((self.addr as *const u64).add(i)) }
         };
-        let mut spins = 0u32;
+        let mut spin = Spin::default();
         let since = Instant::now();
         while word(0) != seq {
-            spins = spins.wrapping_add(1);
-            // Now and then the core goes to another thread, and the driver is asked (only
-            // then: it may take a lock other GPUs' threads need). Without the yield a thread
-            // woken onto this core (one that waited for such a lock, woken by this one)
-            // waited for the scheduler's tick: on 4 H200s some searches of a team of 4 took
-            // 16-22 ms, each level's wait a multiple of 4 ms (BENCHMARKS.md, fiftieth
-            // session).
-            if spins % 256 == 0 {
-                std::thread::yield_now();
+            // Now and then the driver is asked (only then: it may take a lock other GPUs'
+            // threads need).
+            if spin.turn().yielded() {
                 if done.try_is_complete().map_err(gpu_err)? && word(0) != seq {
                     return Err(Error::Gpu(format!(
                         "a kernel ended without posting its counts (post {seq}, found {})",
                         word(0)
                     )));
                 }
-                if spins % 4096 == 0 {
+                if spin.watch_due() {
                     watch(since)?;
                 }
             }
-            std::hint::spin_loop();
         }
         std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
         for (i, o) in out.iter_mut().enumerate() {
             *o = word(i + 1);
         }
         Ok(())
+    }
+}
+
+/// A host thread's spin on memory that a GPU or another thread writes (a [`Mailbox`], a
+/// team's [`team::Board`]): each turn a pause, and every [`Spin::YIELD`] turns the core
+/// given to any other thread waiting for it. Without the yield a thread woken onto the
+/// spinning core (one that waited for a lock in the driver, woken by the spinner) waited
+/// for the scheduler's tick: on 4 H200s some searches of a BFS team of 4 took 16-22 ms,
+/// each level's wait a multiple of 4 ms (BENCHMARKS.md, fiftieth session).
+#[derive(Default)]
+pub(crate) struct Spin {
+    turns: u32,
+}
+
+impl Spin {
+    /// Turns between two yields.
+    const YIELD: u32 = 256;
+    /// Turns between two looks at whether to go on waiting ([`Spin::watch_due`]): a turn
+    /// that yielded too.
+    const WATCH: u32 = 16 * Self::YIELD;
+
+    /// One turn of the wait.
+    pub(crate) fn turn(&mut self) -> &mut Spin {
+        self.turns = self.turns.wrapping_add(1);
+        if self.yielded() {
+            std::thread::yield_now();
+        }
+        std::hint::spin_loop();
+        self
+    }
+
+    /// Whether the last turn yielded the core: a moment for a costlier look.
+    pub(crate) fn yielded(&self) -> bool {
+        self.turns % Self::YIELD == 0
+    }
+
+    /// Whether the last turn is one at which to ask whether to go on waiting.
+    pub(crate) fn watch_due(&self) -> bool {
+        self.turns % Self::WATCH == 0
     }
 }
 

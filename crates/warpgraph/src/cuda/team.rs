@@ -41,7 +41,7 @@ use cudarc::nccl::Id;
 
 use super::link::{departed, Hub, Link, Reduce, DEPARTED};
 use super::nccl::{self, Comm, Watch};
-use super::Gpu;
+use super::{Gpu, Spin};
 use crate::error::{Error, Result};
 
 /// Which ranks of a team this process drives.
@@ -369,21 +369,14 @@ impl Board {
         let since = Instant::now();
         for slots in &self.slots {
             let slot = &slots[parity];
-            let mut spins = 0u32;
+            let mut spin = Spin::default();
             while slot.round.load(Ordering::Acquire) != round {
-                spins = spins.wrapping_add(1);
-                // Now and then the core goes to another thread (the rank awaited may be
-                // waiting for one).
-                if spins % 256 == 0 {
-                    std::thread::yield_now();
-                }
-                if spins % 4096 == 0 {
+                if spin.turn().watch_due() {
                     if self.watch.stopped() {
                         return Err(Error::Nccl(DEPARTED.into()));
                     }
                     watch(since)?;
                 }
-                std::hint::spin_loop();
             }
             for (v, s) in values.iter_mut().zip(&slot.values) {
                 *v += s.load(Ordering::Relaxed);

@@ -333,8 +333,9 @@ pub struct TeamSearch<'a> {
     /// all-gather there passed (unless `WARPGRAPH_BFS_SYMMETRIC=0`).
     pub symmetric: bool,
     /// Whether the team had NCCL's symmetric memory, but its check found the all-gather
-    /// there delivering wrong data, so it kept its own buffers (NCCL 2.28.3 on 4 H200s did
-    /// so for some small graphs; the trees stay right).
+    /// there delivering wrong data, so it kept its own buffers (the trees stay right).
+    /// NCCL 2.28.3 on 4 H200s did so where a rank's part of the bitmap was not a whole
+    /// number of 16 bytes, which the split now rules out.
     pub symmetric_wrong: bool,
 }
 
@@ -520,9 +521,6 @@ impl Tuning {
     /// `WARPGRAPH_BFS_RUN_BLOCKS`, `WARPGRAPH_BFS_RUN_ARCS`, `WARPGRAPH_BFS_SOLO` and
     /// `WARPGRAPH_BFS_SYMMETRIC`.
     fn from_env() -> Result<Tuning> {
-        let up_to = |name: &str, default: u64, most: u64, what: &str| -> Result<u64> {
-            setting_from(name, default, 0..=most, what)
-        };
         let list_cap = setting_from(
             "WARPGRAPH_BFS_LIST_CAP",
             LIST_CAP as u64,
@@ -531,37 +529,37 @@ impl Tuning {
         )?;
         Ok(Tuning {
             list_cap: list_cap as usize,
-            host_arcs: up_to(
+            host_arcs: setting_from(
                 "WARPGRAPH_BFS_HOST_ARCS",
                 HOST_ARCS as u64,
-                LIST_CAP as u64,
+                0..=LIST_CAP as u64,
                 "a number of arcs",
             )? as usize,
-            whole_degree: up_to(
+            whole_degree: setting_from(
                 "WARPGRAPH_BFS_WHOLE_DEGREE",
                 WHOLE_DEGREE,
-                u64::MAX,
+                0..=u64::MAX,
                 "a mean out-degree",
             )?,
             fail_at: None,
-            run_blocks: up_to(
+            run_blocks: setting_from(
                 "WARPGRAPH_BFS_RUN_BLOCKS",
                 RUN_BLOCKS.into(),
-                1 << 16,
+                0..=1 << 16,
                 "a number of blocks (0: no runs)",
             )? as u32,
-            run_arcs: up_to(
+            run_arcs: setting_from(
                 "WARPGRAPH_BFS_RUN_ARCS",
                 RUN_ARCS,
-                LIST_CAP as u64,
+                0..=LIST_CAP as u64,
                 "a number of arcs",
             )?,
             setup: TeamSetup {
-                solo: up_to("WARPGRAPH_BFS_SOLO", 1, 1, "0 (no) or 1 (yes)")? == 1,
-                symmetric: up_to(
+                solo: setting_from("WARPGRAPH_BFS_SOLO", 1, 0..=1, "0 (no) or 1 (yes)")? == 1,
+                symmetric: setting_from(
                     "WARPGRAPH_BFS_SYMMETRIC",
                     SYMMETRIC.into(),
-                    1,
+                    0..=1,
                     "0 (no) or 1 (yes)",
                 )? == 1,
             },

@@ -496,6 +496,10 @@ impl RankState {
             seed: f("mbfs_seed")?,
         };
         let bottom_up_blocks = gpu.resident_grid(&k.bottom_up, "mbfs_bottom_up", THREADS, 8)?;
+        // Where one process drives every rank, each level's counts are summed on the hosts
+        // unless `WARPGRAPH_BFS_HOST_COUNTS=0`.
+        let host_counts =
+            setting_from("WARPGRAPH_BFS_HOST_COUNTS", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
             let base = off[0];
@@ -639,9 +643,7 @@ impl RankState {
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
             seeds_host: gpu.pinned(3 * host_arcs.max(1))?,
             posted: [event()?, event()?],
-            host_counts: m.world > 1
-                && m.board().is_some()
-                && std::env::var("WARPGRAPH_BFS_HOST_COUNTS").as_deref() != Ok("0"),
+            host_counts: m.world > 1 && m.board().is_some() && host_counts,
             round: 0,
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
