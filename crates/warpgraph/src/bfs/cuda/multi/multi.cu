@@ -135,27 +135,6 @@ extern "C" __global__ void mbfs_reset(u32* front, u32* visited, const u32* never
     }
 }
 
-// After mbfs_reset, the first levels the host expanded (multi.rs's HostLevels): `seeds`
-// holds `count` (vertex, parent, depth) triples, every vertex they reached but the source.
-// Each goes into `visited`, those of depth `last` (the frontier) into `front` in place of
-// the source, and this rank's own get their depth and parent.
-extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 source, u32 lo,
-                                     u32 nl, u32* front, u32* visited, u32* depth,
-                                     u32* parent) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) atomicAnd(front + source / 32, ~(1u << (source % 32)));
-    u32 stride = gridDim.x * blockDim.x;
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
-        u32 t = seeds[3 * i], p = seeds[3 * i + 1], d = seeds[3 * i + 2];
-        u32 bit = 1u << (t % 32);
-        atomicOr(visited + t / 32, bit);
-        if (d == last) atomicOr(front + t / 32, bit);
-        if (t - lo < nl) {
-            depth[t - lo] = d;
-            parent[t - lo] = p;
-        }
-    }
-}
-
 // A warp's new vertices' pieces into a list of pieces (`out`, at most `cap`): lane's
 // vertex v in `pieces` pieces (0: none) from slot `at` (warp_slots's). Every lane
 // of the warp calls it.
@@ -171,6 +150,48 @@ __device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, 
     }
 }
 
+// After mbfs_reset, the first levels the host expanded (multi.rs's HostLevels): `seeds`
+// holds `count` (vertex, parent, depth) triples, every vertex they reached but the source.
+// Each goes into `visited`, and this rank's own get their depth and parent. Those of depth
+// `last` (the frontier) go into `front` in place of the source; or, with `queue`, where
+// the next level is short, straight into its queue as mbfs_queue would list them (those
+// of [qlo, qlo + qn), ids from qlo, rows in `off`; one of `piece` arcs or more as its
+// pieces in `big`), and `front` stays empty: no scan of the bitmap for that level. Every
+// lane of a warp runs the same rounds (warp_slots).
+extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 source, u32 lo,
+                                     u32 nl, u32* front, u32* visited, u32* depth,
+                                     u32* parent, u32 qlo, u32 qn, const u64* off, u32* queue,
+                                     u32* qlen, u64* big, u32* blen, u32 piece) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) atomicAnd(front + source / 32, ~(1u << (source % 32)));
+    u32 lane = threadIdx.x & 31;
+    u32 stride = gridDim.x * blockDim.x;
+    for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < count; base += stride) {
+        u32 i = base + lane;
+        u32 t = 0, d = 0;
+        if (i < count) {
+            t = seeds[3 * i];
+            u32 p = seeds[3 * i + 1];
+            d = seeds[3 * i + 2];
+            u32 bit = 1u << (t % 32);
+            atomicOr(visited + t / 32, bit);
+            if (d == last && !queue) atomicOr(front + t / 32, bit);
+            if (t - lo < nl) {
+                depth[t - lo] = d;
+                parent[t - lo] = p;
+            }
+        }
+        if (!queue) continue;
+        u32 v = t - qlo;
+        bool listed = i < count && d == last && v < qn;
+        u64 arcs = listed ? off[v + 1] - off[v] : 0;
+        bool small = listed && arcs < piece;
+        u32 at = warp_slots(small, qlen);
+        if (small) queue[at] = v;
+        u32 pieces = listed && !small ? (u32)((arcs + piece - 1) / piece) : 0;
+        put_pieces(v, pieces, warp_slots(pieces, blen), big, 0xffffffffu);
+    }
+}
+
 // The frontier's vertices in the words [lo_word, lo_word + seg) as a list of ids from
 // vertex 32 * lo_word, their rows in `off`: this rank's own vertices in its rows, or, in a
 // team that expands the whole frontier on every rank, every vertex (lo_word 0) in the
@@ -182,9 +203,11 @@ __device__ __forceinline__ void put_pieces(u32 v, u32 pieces, u32 at, u64* out, 
 // together (a lane writing a hub's thousands alone held the hub level back). With
 // `delegate` a big vertex is left out: every rank expands it (mbfs_hub_queue). With
 // `clear` the words read are cleared (a short level's frontier is not needed after this).
+// With `visited` (reading every word) the level before's visit is done here: visited |=
+// front.
 extern "C" __global__ void mbfs_queue(u32* front, u32 lo_word, u32 seg, const u64* off,
                                       u32* queue, u32* qlen, u64* big, u32* blen, u32 piece,
-                                      u32 delegate, u32 clear) {
+                                      u32 delegate, u32 clear, u32* visited) {
     __shared__ u64 scratch[WARPS_MAX];
     __shared__ u32 block_at;
     u32 stride = gridDim.x * blockDim.x;
@@ -194,6 +217,7 @@ extern "C" __global__ void mbfs_queue(u32* front, u32 lo_word, u32 seg, const u6
         u32 w = base + threadIdx.x;
         u32 bits = w < seg ? front[lo_word + w] : 0;
         if (clear && bits) front[lo_word + w] = 0;
+        if (visited && bits) visited[lo_word + w] |= bits;
         u64 total;
         u32 at = (u32)block_exclusive_scan64(__popc(bits), scratch, &total);
         if (total == 0) continue;
@@ -846,17 +870,25 @@ extern "C" __global__ void mbfs_apply(const u64* inbox, const u32* counts, u32 w
 // no atomics), the first such in-neighbour its parent; the others still unvisited are
 // counted in stats[3] (none left anywhere: the search is over). `same` says that `off` is
 // `roff` (an undirected graph): a new vertex's out-degree is then its row's length, no
-// load.
+// load. With `fold` the level before's mbfs_visit is this step's: `visited` lacks the
+// frontier yet, a vertex in either is passed over, and visited |= front over all `words`
+// (a word read here before or after its own store is the same in visited | front).
 extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 nl, u32 lo_word,
-                                          u32 seg, const u32* front, const u32* visited, u32* own,
+                                          u32 seg, const u32* front, u32* visited, u32* own,
                                           u32* depth, u32* parent, u32 level, const u64* off,
-                                          u32 same, u64* stats) {
+                                          u32 same, u64* stats, u32 fold, u32 words) {
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
+    if (fold) {
+        u32 stride = gridDim.x * blockDim.x;
+        for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
+            visited[i] |= front[i];
+    }
     u64 found_all = 0, arcs_all = 0, left = 0;
     for (u32 w = (blockIdx.x * blockDim.x + threadIdx.x) / 32; w < seg; w += warps) {
         u32 v = w * 32 + lane;
-        bool open = v < nl && !(visited[lo_word + w] & (1u << lane));
+        u32 seen = visited[lo_word + w] | (fold ? front[lo_word + w] : 0);
+        bool open = v < nl && !(seen & (1u << lane));
         u64 start = 0, end = 0;
         if (open) {
             start = roff[v];
@@ -880,10 +912,13 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
 
 // A rank's own counts of a level split by owner (STATS values) to its host's mailbox,
 // before the exchange: where every rank lives in one process, the hosts sum them and
-// decide on the next level while the bitmap crosses (rank.rs). One thread.
-extern "C" __global__ void mbfs_post(const u64* stats, u64* box, u64 seq) {
+// decide on the next level while the bitmap crosses (rank.rs); then the counters are
+// cleared for the next level (mbfs_visit, which may come only with it, finds them so).
+// One thread.
+extern "C" __global__ void mbfs_post(u64* box, u64 seq, COUNTERS) {
     for (u32 k = 0; k < STATS; k++) post_value(box, k, __ldcg(stats + k));
     post(box, seq);
+    clear(COUNTER_ARGS, true);
 }
 
 // visited |= front, over every word; the counters cleared for the next level. First, with

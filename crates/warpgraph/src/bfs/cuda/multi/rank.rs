@@ -22,6 +22,12 @@ enum Expand {
 struct Short {
     cap: u32,
     listed: bool,
+    /// Queued by mbfs_seed from the host's last level ([`RankState::seed`]): no queue is
+    /// made from the bitmap either.
+    seeded: bool,
+    /// Its queue does the level before's visit (visited |= front, as it reads every word
+    /// of `front`): see [`RankState::fold_visit`].
+    visits: bool,
     /// Queued ahead, before the counts of the level before: its kernels do nothing unless
     /// mbfs_absorb found it short ([`RankState::ahead`]).
     ahead: bool,
@@ -179,6 +185,16 @@ pub(super) struct RankState {
     /// see BENCHMARKS.md, fiftieth session.)
     host_counts: bool,
     round: u64,
+    /// Whether the host's last level goes straight into the queue of the GPUs' first level
+    /// where that one is short (mbfs_seed), in place of the bitmap and its scan
+    /// (mbfs_queue over every word solo); `WARPGRAPH_BFS_SEED_QUEUE=0` turns it off.
+    seed_queue: bool,
+    /// Whether, with host counts, a level split by owner leaves its visit (mbfs_visit,
+    /// visited |= front) to the next level: a bottom-up step then does it itself, as does
+    /// a solo short level's queue (which reads every word of `front`), which spares a
+    /// launch between the bitmap's all-gather and them; any other kind of level has it
+    /// first. `WARPGRAPH_BFS_FOLD_VISIT=0` turns it off.
+    fold_visit: bool,
     /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
     /// mbfs_absorb's `ahead`), then the last short level's next frontier's arcs and
     /// vertices.
@@ -206,7 +222,8 @@ pub(super) struct RankState {
 }
 
 /// The counters a level adds to (the kernels' COUNTERS), zero when a level starts
-/// (mbfs_reset, mbfs_visit and mbfs_absorb clear them).
+/// (mbfs_reset, mbfs_post or mbfs_visit at a level split by owner's end, and mbfs_absorb
+/// clear them).
 pub(super) struct Counters {
     /// [`STATS`] values: the next frontier's vertices and out-arcs, a flag for a short
     /// level's list that overflowed (pairs lost: a bug, which fails the search), and after
@@ -222,7 +239,8 @@ pub(super) struct Counters {
     /// The team's size (the length of `sent`).
     world: u32,
     /// The lengths of the two lists of [`RankState::listed`], then the arcs of each one's
-    /// level (cleared at a search's start and by mbfs_visit; mbfs_absorb keeps them).
+    /// level (cleared at a search's start and by mbfs_post or mbfs_visit; mbfs_absorb keeps
+    /// them).
     listed_len: CudaSlice<u32>,
 }
 
@@ -500,6 +518,10 @@ impl RankState {
         // unless `WARPGRAPH_BFS_HOST_COUNTS=0`.
         let host_counts =
             setting_from("WARPGRAPH_BFS_HOST_COUNTS", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
+        let seed_queue =
+            setting_from("WARPGRAPH_BFS_SEED_QUEUE", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
+        let fold_visit =
+            setting_from("WARPGRAPH_BFS_FOLD_VISIT", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
             let base = off[0];
@@ -645,6 +667,8 @@ impl RankState {
             posted: [event()?, event()?],
             host_counts: m.world > 1 && m.board().is_some() && host_counts,
             round: 0,
+            seed_queue,
+            fold_visit,
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
             k,
@@ -726,6 +750,8 @@ impl RankState {
         // clearing their arrays meanwhile), until `seeded` hands their result over.
         self.host.start(source);
         let mut seeded = false;
+        // Whether mbfs_seed queued the first level the GPUs expand.
+        let mut seeded_queue = false;
         // The level before, if it was short: its lists' bound. The frontier is then listed
         // in pieces ([`RankState::listed`]), and not in `front`.
         let mut last_short: Option<u32> = None;
@@ -741,6 +767,8 @@ impl RankState {
         // the host's wait for the other ranks' (traced).
         let mut split_round = false;
         let mut board_ms = None;
+        // Whether the level before's mbfs_visit is yet to come (see `fold_visit`).
+        let mut unvisited = false;
         let undirected = self.undirected();
         while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected == 1) {
             if self.fail_at == Some((m.rank, level)) {
@@ -786,14 +814,26 @@ impl RankState {
                     }
                     continue;
                 }
-                self.seed(gpu, source, level)?;
+                let first_short = !bottom_up && mf <= self.list_cap as u64;
+                seeded_queue = self.seed(gpu, source, level, first_short && self.seed_queue)?;
                 seeded = true;
+            }
+            // The level before's visit (see `fold_visit`): this level's bottom-up step's,
+            // or a short level's queue's where it reads every word (solo; the level
+            // before was not short, so the frontier is not listed), else a launch first.
+            let is_short = !bottom_up && mf <= self.list_cap as u64;
+            let pending = std::mem::take(&mut unvisited);
+            let fold = pending && (bottom_up || (is_short && self.solo.is_some()));
+            if pending && !fold {
+                self.visit(gpu, None)?;
             }
             let e0 = mark(gpu, trace)?;
             // A short level's lists hold at most a pair per frontier arc.
-            let mut short = (!bottom_up && mf <= self.list_cap as u64).then_some(Short {
+            let mut short = is_short.then_some(Short {
                 cap: mf as u32,
                 listed: last_short.is_some(),
+                seeded: std::mem::take(&mut seeded_queue),
+                visits: fold,
                 ahead: false,
             });
             // The level queued ahead runs if it is short and within the bound it was given
@@ -813,6 +853,8 @@ impl RankState {
                     short = Some(Short {
                         cap,
                         listed: true,
+                        seeded: false,
+                        visits: false,
                         ahead: true,
                     });
                     (Some(post), Some(then))
@@ -866,7 +908,7 @@ impl RankState {
                         step(&mut self.steps, gpu, "front")?;
                     }
                     e1 = if bottom_up {
-                        self.bottom_up_step(gpu, level, lo_word, seg)?;
+                        self.bottom_up_step(gpu, level, lo_word, seg, fold)?;
                         step(&mut self.steps, gpu, "bottom-up")?;
                         mark(gpu, trace)?
                     } else if run {
@@ -909,9 +951,10 @@ impl RankState {
                         // sums every rank's (below) while the bitmap crosses.
                         if self.host_counts {
                             let mut b = stream.launch_builder(&self.k.post);
-                            b.arg(&*self.counters.stats).arg(&dev).arg(&post);
-                            // SAFETY: matches mbfs_post; stats holds STATS values, the
-                            // mailbox STATS values.
+                            b.arg(&dev).arg(&post);
+                            self.counters.push(&mut b);
+                            // SAFETY: matches mbfs_post; stats holds STATS values, sent
+                            // `world`, the mailbox STATS values.
                             unsafe { b.launch(launch_config(1, 1)) }.map_err(gpu_err)?;
                             step(&mut self.steps, gpu, "post")?;
                             split_round = true;
@@ -920,17 +963,14 @@ impl RankState {
                         // group, one launch) on every rank, then visited |= front.
                         self.gather_front(m, !self.host_counts)?;
                         step(&mut self.steps, gpu, "collective")?;
-                        // The visit, which first posts the counts' sums (without host
-                        // counts), and clears the counters for the next level.
-                        let sums = u32::from(!self.host_counts);
-                        let mut b = stream.launch_builder(&self.k.visit);
-                        b.arg(&*self.front).arg(&mut self.visited).arg(&words);
-                        self.counters.push(&mut b);
-                        b.arg(&*self.stats_all).arg(&dev).arg(&post).arg(&sums);
-                        // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent
-                        // and stats_all `world` entries, the mailbox STATS values.
-                        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-                        step(&mut self.steps, gpu, "visit")?;
+                        // With host counts the visit waits for the next level's direction:
+                        // a bottom-up step does it itself (`fold`).
+                        match self.host_counts && self.fold_visit {
+                            true => unvisited = true,
+                            // (Posting the sums where the host sums the counts would
+                            // post this level twice.)
+                            false => self.visit(gpu, (!self.host_counts).then_some((dev, post)))?,
+                        }
                     }
                     self.posted[box_].record(&stream).map_err(gpu_err)?;
                     post
@@ -946,6 +986,8 @@ impl RankState {
                 let s = Short {
                     cap: then,
                     listed: true,
+                    seeded: false,
+                    visits: false,
                     ahead: true,
                 };
                 self.top_down_step(m, next, Some(s), Expand::Owners, false)?;
@@ -1037,7 +1079,7 @@ impl RankState {
         }
         if !seeded {
             // The host found the whole component.
-            self.seed(gpu, source, level)?;
+            self.seed(gpu, source, level, false)?;
         }
         if gather {
             // Spread over processes: every part to rank 0's GPU first.
@@ -1125,10 +1167,14 @@ impl RankState {
     /// Hands the GPU what the host's first `levels` levels reached (nothing for none):
     /// their vertices into the visited set, the last level's as the frontier (in place of
     /// the source), this rank's own with their depths and parents.
-    fn seed(&mut self, gpu: &Gpu, source: VertexId, levels: u32) -> Result<()> {
+    ///
+    /// With `queue`, the next level is short: the last level's vertices go straight into
+    /// its queue (those [`RankState::top_down_step`] would list from `front`), and `front`
+    /// stays empty. Returns whether they did.
+    fn seed(&mut self, gpu: &Gpu, source: VertexId, levels: u32, queue: bool) -> Result<bool> {
         let found = &self.host.found;
         if levels == 0 {
-            return Ok(());
+            return Ok(false);
         }
         let stream = gpu.stream();
         // Not waiting for the stream (the start's all-reduce, the other ranks): the
@@ -1136,6 +1182,8 @@ impl RankState {
         gpu.write_pinned(found, &mut self.seeds, &mut self.seeds_host)?;
         let count = (found.len() / 3) as u32;
         let dlo = self.dlo();
+        let (qlo, qn) = self.short_range();
+        let piece = SHORT_PIECE as u32;
         let mut b = stream.launch_builder(&self.k.seed);
         let mut depth = self.depth.slice_mut(dlo..);
         let mut parent = self.parent.slice_mut(dlo..);
@@ -1148,9 +1196,26 @@ impl RankState {
             .arg(&mut *self.front)
             .arg(&mut self.visited)
             .arg(&mut depth)
-            .arg(&mut parent);
+            .arg(&mut parent)
+            .arg(&qlo)
+            .arg(&qn);
+        let null = 0u64;
+        match queue {
+            true => b
+                .arg(&self.solo.as_ref().unwrap_or(&self.out).0)
+                .arg(&mut self.queue)
+                .arg(&mut self.counters.qlen)
+                .arg(&mut self.big)
+                .arg(&mut self.counters.blen),
+            false => b.arg(&null).arg(&null).arg(&null).arg(&null).arg(&null),
+        };
+        b.arg(&piece);
         // SAFETY: matches mbfs_seed; seeds holds `count` triples of vertices below n, the
-        // bitmaps cover every vertex, depth and parent this rank's (from dlo).
+        // bitmaps cover every vertex, depth and parent this rank's (from dlo). With the
+        // queue: the rows are the short level's (every vertex's solo, else this rank's,
+        // from qlo), the queue holds an entry for each of their vertices, big SHORT_PIECES
+        // (a short level's frontier has at most LIST_CAP arcs, as the host's had), and the
+        // counters were zeroed by mbfs_reset.
         unsafe {
             b.launch(launch_config(
                 count.div_ceil(THREADS).clamp(1, self.blocks),
@@ -1158,7 +1223,7 @@ impl RankState {
             ))
         }
         .map_err(gpu_err)?;
-        Ok(())
+        Ok(queue)
     }
 
     /// 1 if the graph is undirected (its in-arcs are its out-arcs, not kept twice), else 0:
@@ -1211,7 +1276,33 @@ impl RankState {
         }
     }
 
-    fn bottom_up_step(&mut self, gpu: &Gpu, level: u32, lo_word: u32, seg: u32) -> Result<()> {
+    /// A level split by owner's visit: visited |= front, the counters cleared; with
+    /// `sums` (the mailbox's address and the post) first the sums of every rank's counts
+    /// (all-gathered into stats_all) posted.
+    fn visit(&mut self, gpu: &Gpu, sums: Option<(u64, u64)>) -> Result<()> {
+        let words = self.part.words() as u32;
+        let (dev, post) = sums.unwrap_or((0, 0));
+        let sums = u32::from(sums.is_some());
+        let mut b = gpu.stream().launch_builder(&self.k.visit);
+        b.arg(&*self.front).arg(&mut self.visited).arg(&words);
+        self.counters.push(&mut b);
+        b.arg(&*self.stats_all).arg(&dev).arg(&post).arg(&sums);
+        // SAFETY: matches mbfs_visit; both bitmaps hold `words` words, sent and stats_all
+        // `world` entries, the mailbox (read only with sums) STATS values.
+        unsafe { b.launch(launch_config(self.blocks, THREADS)) }.map_err(gpu_err)?;
+        step(&mut self.steps, gpu, "visit")
+    }
+
+    /// `fold`: the step does the level before's visit ([`RankState::fold_visit`]).
+    fn bottom_up_step(
+        &mut self,
+        gpu: &Gpu,
+        level: u32,
+        lo_word: u32,
+        seg: u32,
+        fold: bool,
+    ) -> Result<()> {
+        let (fold, words) = (u32::from(fold), self.part.words() as u32);
         let (roff, rtgt) = self.incoming.as_ref().unwrap_or(&self.out);
         let same = self.undirected();
         let dlo = self.dlo();
@@ -1231,9 +1322,11 @@ impl RankState {
             .arg(&level)
             .arg(&self.out.0)
             .arg(&same)
-            .arg(&mut *self.counters.stats);
+            .arg(&mut *self.counters.stats)
+            .arg(&fold)
+            .arg(&words);
         // SAFETY: matches mbfs_bottom_up; own holds seg words, depth and parent 32 * seg
-        // entries from dlo, the bitmaps every word; targets are vertices below n; `same`
+        // entries from dlo, the bitmaps `words` words; targets are vertices below n; `same`
         // says whether roff is out.0.
         unsafe { b.launch(launch_config(self.bottom_up_blocks, THREADS)) }.map_err(gpu_err)?;
         Ok(())
@@ -1280,7 +1373,7 @@ impl RankState {
         // A short level's queue clears the words it reads (`front` is made again from the
         // lists where a level that is not short needs it); the expansion clears the rest.
         let cleared = u32::from(short.is_some() && !listed);
-        if !listed {
+        if !listed && !short.is_some_and(|s| s.seeded) {
             let mut b = stream.launch_builder(&self.k.queue);
             b.arg(&mut *self.front)
                 .arg(&qword)
@@ -1293,11 +1386,16 @@ impl RankState {
                 .arg(&piece)
                 .arg(&delegate)
                 .arg(&cleared);
+            match short.is_some_and(|s| s.visits) {
+                true => b.arg(&mut self.visited),
+                false => b.arg(&0u64),
+            };
             // SAFETY: matches mbfs_queue; the queue holds 32 * qseg entries (32 * words
             // with other ranks), enough for every vertex of the words, and big
             // pieces_bound's and the delegates' hub pieces, enough for every piece of them
             // (with delegates big holds every hub piece here, and this adds none), and
-            // SHORT_PIECES, enough for a short level's.
+            // SHORT_PIECES, enough for a short level's; visited, where given, every word
+            // (the queue's: solo).
             unsafe { b.launch(cfg) }.map_err(gpu_err)?;
         }
         if let Some(d) = delegates.filter(|_| how == Expand::Hubs) {
