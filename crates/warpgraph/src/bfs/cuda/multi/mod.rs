@@ -561,13 +561,8 @@ impl Tuning {
                 "a number of arcs",
             )?,
             setup: TeamSetup {
-                solo: setting_from("WARPGRAPH_BFS_SOLO", 1, 0..=1, "0 (no) or 1 (yes)")? == 1,
-                symmetric: setting_from(
-                    "WARPGRAPH_BFS_SYMMETRIC",
-                    SYMMETRIC.into(),
-                    0..=1,
-                    "0 (no) or 1 (yes)",
-                )? == 1,
+                solo: switch_from("WARPGRAPH_BFS_SOLO", true)?,
+                symmetric: switch_from("WARPGRAPH_BFS_SYMMETRIC", SYMMETRIC)?,
             },
         })
     }
@@ -612,6 +607,20 @@ fn setting_from(
         range,
         what,
     )
+}
+
+/// A setting that is on or off: `value` (an environment variable's) 1 or 0, or `default`
+/// where it is not set.
+///
+/// # Errors
+/// As [`setting`]'s, for any other value.
+fn switch(name: &str, value: Option<&str>, default: bool) -> Result<bool> {
+    Ok(setting(name, value, default.into(), 0..=1, "0 (no) or 1 (yes)")? == 1)
+}
+
+/// [`switch`] of the environment variable `name`.
+fn switch_from(name: &str, default: bool) -> Result<bool> {
+    switch(name, std::env::var(name).ok().as_deref(), default)
 }
 
 /// The caller's `visit`, as the first rank of the process holds it.

@@ -516,12 +516,9 @@ impl RankState {
         let bottom_up_blocks = gpu.resident_grid(&k.bottom_up, "mbfs_bottom_up", THREADS, 8)?;
         // Where one process drives every rank, each level's counts are summed on the hosts
         // unless `WARPGRAPH_BFS_HOST_COUNTS=0`.
-        let host_counts =
-            setting_from("WARPGRAPH_BFS_HOST_COUNTS", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
-        let seed_queue =
-            setting_from("WARPGRAPH_BFS_SEED_QUEUE", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
-        let fold_visit =
-            setting_from("WARPGRAPH_BFS_FOLD_VISIT", 1, 0..=1, "0 (no) or 1 (yes)")? == 1;
+        let host_counts = switch_from("WARPGRAPH_BFS_HOST_COUNTS", true)?;
+        let seed_queue = switch_from("WARPGRAPH_BFS_SEED_QUEUE", true)?;
+        let fold_visit = switch_from("WARPGRAPH_BFS_FOLD_VISIT", true)?;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
             let base = off[0];
@@ -963,8 +960,8 @@ impl RankState {
                         // group, one launch) on every rank, then visited |= front.
                         self.gather_front(m, !self.host_counts)?;
                         step(&mut self.steps, gpu, "collective")?;
-                        // With host counts the visit waits for the next level's direction:
-                        // a bottom-up step does it itself (`fold`).
+                        // With host counts the visit waits for the next level's direction
+                        // (see `fold_visit`).
                         match self.host_counts && self.fold_visit {
                             true => unvisited = true,
                             // (Posting the sums where the host sums the counts would

@@ -254,4 +254,13 @@ fn settings_are_numbers_within_their_range() {
     let solo = |v| setting("WARPGRAPH_BFS_SOLO", Some(v), 1, 0..=1, "0 (no) or 1 (yes)");
     assert_eq!(solo("0").unwrap(), 0);
     assert!(solo("2").is_err());
+    let fold = |v| switch("WARPGRAPH_BFS_FOLD_VISIT", v, true);
+    assert!(fold(None).unwrap());
+    assert!(!fold(Some("0")).unwrap());
+    assert!(fold(Some("1")).unwrap());
+    let e = fold(Some("yes")).unwrap_err().to_string();
+    assert!(
+        e.contains("WARPGRAPH_BFS_FOLD_VISIT") && e.contains("0 to 1"),
+        "{e}"
+    );
 }
