@@ -795,6 +795,7 @@ impl RankState {
             unexplored = unexplored.saturating_sub(mf);
             let lt = Instant::now();
             moments.note(level, "level");
+            let is_short = !bottom_up && mf <= self.list_cap as u64;
             if !seeded {
                 if !bottom_up && self.host.take(mf) {
                     (nf, mf) = self.host.expand(g.out(), level + 1);
@@ -811,14 +812,12 @@ impl RankState {
                     }
                     continue;
                 }
-                let first_short = !bottom_up && mf <= self.list_cap as u64;
-                seeded_queue = self.seed(gpu, source, level, first_short && self.seed_queue)?;
+                seeded_queue = self.seed(gpu, source, level, is_short && self.seed_queue)?;
                 seeded = true;
             }
             // The level before's visit (see `fold_visit`): this level's bottom-up step's,
             // or a short level's queue's where it reads every word (solo; the level
             // before was not short, so the frontier is not listed), else a launch first.
-            let is_short = !bottom_up && mf <= self.list_cap as u64;
             let pending = std::mem::take(&mut unvisited);
             let fold = pending && (bottom_up || (is_short && self.solo.is_some()));
             if pending && !fold {
