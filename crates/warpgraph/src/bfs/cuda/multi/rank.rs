@@ -917,6 +917,7 @@ impl RankState {
                         };
                         self.top_down_step(m, level, short, how, trace)?
                     };
+                    moments.note(level, "step");
                     // The post of this level's counts.
                     let box_ = level as usize & 1;
                     let post = self.mailbox[box_].next();
@@ -953,12 +954,14 @@ impl RankState {
                             // `world`, the mailbox STATS values.
                             unsafe { b.launch(launch_config(1, 1)) }.map_err(gpu_err)?;
                             step(&mut self.steps, gpu, "post")?;
+                            moments.note(level, "post");
                             split_round = true;
                         }
                         // The next frontier (and without host counts, the counts: one
                         // group, one launch) on every rank, then visited |= front.
                         self.gather_front(m, !self.host_counts)?;
                         step(&mut self.steps, gpu, "collective")?;
+                        moments.note(level, "gathered");
                         // With host counts the visit waits for the next level's direction
                         // (see `fold_visit`).
                         match self.host_counts && self.fold_visit {
