@@ -33,7 +33,7 @@ use std::ops::Range;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, DeviceRepr, PushKernelArg, ValidAsZeroBits,
+    CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchArgs, PushKernelArg, ValidAsZeroBits,
 };
 use cudarc::nccl::NcclType;
 
@@ -130,17 +130,13 @@ pub fn floyd_warshall_team(
             "fw-naive runs on one GPU: use fw-blocked or fw-tuned on a team".into(),
         ));
     }
-    if !spec.has_root() {
-        // This process's rows go to rank 0's process; the matrix here is not the result.
-        return run(
-            Target::Team(spec),
-            g,
-            opts,
-            variant,
-            &mut super::Discard,
-            progress,
-        );
-    }
+    // Without rank 0, this process's rows go to rank 0's process; the matrix here is not
+    // the result.
+    let mut discard = super::Discard;
+    let sink: &mut dyn RowSink = match spec.has_root() {
+        true => sink,
+        false => &mut discard,
+    };
     run(Target::Team(spec), g, opts, variant, sink, progress)
 }
 
@@ -519,14 +515,15 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
             };
             // The padding vertices are isolated: pivoting on them changes nothing.
             for k in 0..n as u32 {
+                let at = Pivot {
+                    has_pred,
+                    big: big32,
+                    k,
+                    thr,
+                };
                 let mut b = stream.launch_builder(&k_fn);
-                b.arg(&mut dd)
-                    .arg(&mut pp)
-                    .arg(&has_pred)
-                    .arg(&big32)
-                    .arg(&k)
-                    .arg(&thr)
-                    .arg(&mut cycle);
+                at.push(&mut b, &mut dd, &mut pp);
+                b.arg(&mut cycle);
                 // SAFETY: matches fw_naive_*(d, p, pred, big, k, thr, cycle): d holds big^2
                 // cells, p big^2 when pred is set (else one, never read), cycle one.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
@@ -541,11 +538,6 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
             let tiles = big32 / TILE;
             let local_tiles = (rows / TILE as usize) as u32;
             let t0 = (first_row / TILE as usize) as u32;
-            let cfg = |x: u32, y: u32| cudarc::driver::LaunchConfig {
-                grid_dim: (x, y, 1),
-                block_dim: (TILE, TILE, 1),
-                shared_mem_bytes: 0,
-            };
             let mut ahead = std::collections::VecDeque::new();
             for kb in 0..tiles {
                 if let Some(s) = share {
@@ -572,31 +564,32 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                     (Some(s), Some(o)) => o == s.member.rank,
                     _ => true,
                 };
+                let at = Pivot {
+                    has_pred,
+                    big: big32,
+                    k: kb,
+                    thr,
+                };
                 if mine {
                     let mut b = stream.launch_builder(&p1);
-                    b.arg(&mut dd)
-                        .arg(&mut pp)
-                        .arg(&has_pred)
-                        .arg(&big32)
-                        .arg(&kb)
-                        .arg(&thr)
-                        .arg(&mut cycle)
-                        .arg(&t0);
+                    at.push(&mut b, &mut dd, &mut pp);
+                    b.arg(&mut cycle).arg(&t0);
                     // SAFETY: matches fw_phase1_*; the diagonal tile's rows are this
                     // GPU's (kb >= t0), and big a multiple of TILE, so it lies inside d.
-                    unsafe { b.launch(cfg(1, 1)) }.map_err(gpu_err)?;
+                    unsafe { b.launch(tile_grid(1, 1)) }.map_err(gpu_err)?;
                 }
                 // Phase 2: the pivot rows' tiles on their owner (with the column tiles
                 // in the same launch on one GPU).
                 if mine {
                     let parts = if share.is_none() { 2 } else { 1 };
-                    phase2(
+                    launch_tiles(
                         &stream,
                         &p2,
                         (&mut dd, &mut pp),
-                        (has_pred, big32, kb, thr, t0),
+                        (&at, t0),
+                        Some(0),
                         None,
-                        (0, tiles, parts),
+                        (tiles, parts),
                     )?;
                 }
                 let Some(s) = share else {
@@ -605,7 +598,7 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                         &stream,
                         (&p3, p3_tuned.as_ref()),
                         (&mut dd, &mut pp),
-                        (has_pred, big32, kb, thr, t0),
+                        (&at, t0),
                         None,
                         (tiles, local_tiles),
                     )?;
@@ -616,34 +609,28 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 let off = pivot_row.saturating_sub(first_row) * big;
                 let span = TILE as usize * big;
                 let link = &s.member.link;
-                if mine {
-                    link.broadcast(Some(&dd.slice(off..off + span)), pc, root)?;
-                } else {
-                    link.broadcast(None::<&CudaSlice<C>>, pc, root)?;
-                }
+                // The owner's pivot rows (cells, then predecessors) to every rank.
+                link.broadcast(mine.then(|| dd.slice(off..off + span)).as_ref(), pc, root)?;
                 if has_pred == 1 {
-                    if mine {
-                        link.broadcast(Some(&pp.slice(off..off + span)), pq, root)?;
-                    } else {
-                        link.broadcast(None::<&CudaSlice<u32>>, pq, root)?;
-                    }
+                    link.broadcast(mine.then(|| pp.slice(off..off + span)).as_ref(), pq, root)?;
                 }
                 if local_tiles == 0 {
                     continue;
                 }
-                phase2(
+                launch_tiles(
                     &stream,
                     &p2,
                     (&mut dd, &mut pp),
-                    (has_pred, big32, kb, thr, t0),
+                    (&at, t0),
+                    Some(1),
                     Some((&*pc, &*pq)),
-                    (1, local_tiles, 1),
+                    (local_tiles, 1),
                 )?;
                 phase3(
                     &stream,
                     (&p3, p3_tuned.as_ref()),
                     (&mut dd, &mut pp),
-                    (has_pred, big32, kb, thr, t0),
+                    (&at, t0),
                     Some((&*pc, &*pq)),
                     (tiles, local_tiles),
                 )?;
@@ -664,94 +651,123 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
 }
 
-/// Phase 2 of round `kb`: `parts` parts from `first` (0: the pivot rows' tiles, 1: the
-/// column tiles of this GPU's rows), `tiles` tiles each; `piv` is the broadcast pivot rows
-/// of a team (`None`: read from the matrix).
+/// What each kernel over the matrix's cells (and predecessors) takes first, fw.cu's `(d,
+/// p, pred, big, k, thr)`: whether there are predecessors, the padded side, the pivot (the
+/// pivot tile, blocked) and the threshold below which a diagonal cell is a negative cycle.
+struct Pivot<C> {
+    has_pred: u32,
+    big: u32,
+    k: u32,
+    thr: C,
+}
+
+impl<C: DeviceRepr> Pivot<C> {
+    fn push<'a>(
+        &'a self,
+        b: &mut LaunchArgs<'a>,
+        dd: &'a mut CudaSlice<C>,
+        pp: &'a mut CudaSlice<u32>,
+    ) {
+        b.arg(dd)
+            .arg(pp)
+            .arg(&self.has_pred)
+            .arg(&self.big)
+            .arg(&self.k)
+            .arg(&self.thr);
+    }
+}
+
+/// A team's broadcast pivot rows (cells, predecessors) for a launch, or two null pointers
+/// on one GPU, where the kernels read the matrix's own.
+fn push_pivot_rows<'a, C: DeviceRepr>(
+    b: &mut LaunchArgs<'a>,
+    piv: Option<(&'a CudaSlice<C>, &'a CudaSlice<u32>)>,
+    null: &'a u64,
+) {
+    match piv {
+        Some((pc, pq)) => b.arg(pc).arg(pq),
+        None => b.arg(null).arg(null),
+    };
+}
+
+/// `x` x `y` blocks of TILE x TILE threads, a thread a cell of a tile.
+fn tile_grid(x: u32, y: u32) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (x, y, 1),
+        block_dim: (TILE, TILE, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// Phase 2 (`first`: its first part, 0 for the pivot rows' tiles, 1 for the column tiles
+/// of this GPU's rows) or the plain phase 3 (`None`) of round `at.k` on a `grid` of tiles
+/// (phase 2: tiles by parts; phase 3: tiles by this GPU's tile rows), from tile row `t0`,
+/// this GPU's first; `piv` is the broadcast pivot rows of a team (`None`: read from the
+/// matrix).
 #[allow(clippy::type_complexity)]
-fn phase2<C: DeviceRepr>(
+fn launch_tiles<C: DeviceRepr>(
     stream: &Arc<CudaStream>,
     kernel: &CudaFunction,
     (dd, pp): (&mut CudaSlice<C>, &mut CudaSlice<u32>),
-    (has_pred, big, kb, thr, t0): (u32, u32, u32, C, u32),
+    (at, t0): (&Pivot<C>, u32),
+    first: Option<u32>,
     piv: Option<(&CudaSlice<C>, &CudaSlice<u32>)>,
-    (first, tiles, parts): (u32, u32, u32),
+    (x, y): (u32, u32),
 ) -> Result<()> {
     let null = 0u64;
     let mut b = stream.launch_builder(kernel);
-    b.arg(dd)
-        .arg(pp)
-        .arg(&has_pred)
-        .arg(&big)
-        .arg(&kb)
-        .arg(&thr)
-        .arg(&t0)
-        .arg(&first);
-    match piv {
-        Some((pc, pq)) => b.arg(pc).arg(pq),
-        None => b.arg(&null).arg(&null),
-    };
-    let cfg = cudarc::driver::LaunchConfig {
-        grid_dim: (tiles, parts, 1),
-        block_dim: (TILE, TILE, 1),
-        shared_mem_bytes: 0,
-    };
-    // SAFETY: matches fw_phase2_*(d, p, pred, big, kb, thr, t0, ybase, piv, ppiv): the
+    at.push(&mut b, dd, pp);
+    b.arg(&t0);
+    if let Some(first) = &first {
+        b.arg(first);
+    }
+    push_pivot_rows(&mut b, piv, &null);
+    // SAFETY: matches fw_phase2_*(d, p, pred, big, kb, thr, t0, ybase, piv, ppiv) with
+    // `first` (ybase), fw_phase3_*(d, p, pred, big, kb, thr, t0, piv, ppiv) without: the
     // tiles lie inside this GPU's rows (the pivot rows' on their owner); the pivot rows,
     // d's own when null, hold TILE x big cells (and predecessors).
-    unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+    unsafe { b.launch(tile_grid(x, y)) }.map_err(gpu_err)?;
     Ok(())
 }
 
-/// Phase 3 of round `kb` over this GPU's `local_tiles` tile rows (of `tiles` tiles a
-/// row): the tuned kernel when given, else the plain one; `piv` is the broadcast pivot
-/// rows of a team (`None`: read from the matrix).
+/// Phase 3 of round `at.k` over this GPU's `local_tiles` tile rows (of `tiles` tiles a
+/// row, from tile row `t0`): the tuned kernel when given, else the plain one; `piv` is the
+/// broadcast pivot rows of a team (`None`: read from the matrix).
 #[allow(clippy::type_complexity)]
 fn phase3<C: DeviceRepr>(
     stream: &Arc<CudaStream>,
     (plain, tuned): (&CudaFunction, Option<&CudaFunction>),
     (dd, pp): (&mut CudaSlice<C>, &mut CudaSlice<u32>),
-    (has_pred, big, kb, thr, t0): (u32, u32, u32, C, u32),
+    (at, t0): (&Pivot<C>, u32),
     piv: Option<(&CudaSlice<C>, &CudaSlice<u32>)>,
     (tiles, local_tiles): (u32, u32),
 ) -> Result<()> {
+    let Some(k) = tuned else {
+        return launch_tiles(
+            stream,
+            plain,
+            (dd, pp),
+            (at, t0),
+            None,
+            piv,
+            (tiles, local_tiles),
+        );
+    };
     let null = 0u64;
-    if let Some(k) = tuned {
-        let mut b = stream.launch_builder(k);
-        b.arg(dd).arg(&big).arg(&kb).arg(&t0);
-        match piv {
-            Some((pc, _)) => b.arg(pc),
-            None => b.arg(&null),
-        };
-        let cfg = cudarc::driver::LaunchConfig {
-            grid_dim: (big / TUNED_TILE, local_tiles * TILE / TUNED_TILE, 1),
-            block_dim: (256, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: matches fw_tuned_phase3_u32(d, big, kb, t0, piv): the cells are
-        // non-negative i32 (read as u32); the local rows and big are multiples of 64, so
-        // every 64 x 64 block and its 16-byte loads lie inside the matrix; the pivot rows
-        // hold TILE x big cells.
-        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
-        return Ok(());
-    }
-    let mut b = stream.launch_builder(plain);
-    b.arg(dd)
-        .arg(pp)
-        .arg(&has_pred)
-        .arg(&big)
-        .arg(&kb)
-        .arg(&thr)
-        .arg(&t0);
+    let mut b = stream.launch_builder(k);
+    b.arg(dd).arg(&at.big).arg(&at.k).arg(&t0);
     match piv {
-        Some((pc, pq)) => b.arg(pc).arg(pq),
-        None => b.arg(&null).arg(&null),
+        Some((pc, _)) => b.arg(pc),
+        None => b.arg(&null),
     };
     let cfg = cudarc::driver::LaunchConfig {
-        grid_dim: (tiles, local_tiles, 1),
-        block_dim: (TILE, TILE, 1),
+        grid_dim: (at.big / TUNED_TILE, local_tiles * TILE / TUNED_TILE, 1),
+        block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    // SAFETY: matches fw_phase3_*; tiles inside the local rows, pivot rows as above.
+    // SAFETY: matches fw_tuned_phase3_u32(d, big, kb, t0, piv): the cells are non-negative
+    // i32 (read as u32); the local rows and big are multiples of 64, so every 64 x 64 block
+    // and its 16-byte loads lie inside the matrix; the pivot rows hold TILE x big cells.
     unsafe { b.launch(cfg) }.map_err(gpu_err)?;
     Ok(())
 }
