@@ -9,6 +9,8 @@ bench's setup search comes first, then each root's warm-up and its timed search,
 alone are summed. Prints, for each GPU, the mean over the timed searches of the
 microseconds spent in each kind of kernel, and of the span from the reset's start to
 the last kernel's end. An exchange's kernel time includes its wait for the slowest rank.
+Then where the GPU stood idle: the mean gap before each kind of kernel (from the end of
+the one before), and the first timed search's kernels in order (start, time, gap before).
 """
 import collections
 import sys
@@ -46,7 +48,9 @@ def main(path):
         r = sorted(recs[dev])
         starts = [i for i, x in enumerate(r) if x[2] == "mbfs_reset"]
         total = collections.defaultdict(float)
+        idle = collections.defaultdict(float)
         spans = []
+        first = None
         # The setup's search first, then warm-up and timed search in turn.
         for j, i in enumerate(starts):
             if j == 0 or j % 2 == 1:
@@ -57,8 +61,13 @@ def main(path):
                     if x[2].startswith("copy") and int(x[2].split(":")[1]) > 1 << 20]
             search = search[: tree[0]] if tree else search
             spans.append((search[-1][1] - search[0][0]) / 1e3)
+            end_before = search[0][0]
             for a, b, name in search:
                 total[kind(name)] += (b - a) / 1e3
+                idle[kind(name)] += max(0, a - end_before) / 1e3
+                end_before = max(end_before, b)
+            if first is None:
+                first = search
         if not spans:
             print(f"GPU {dev}: no timed search found")
             continue
@@ -67,6 +76,16 @@ def main(path):
               f"({' '.join(f'{s:.0f}' for s in spans)})")
         for k, v in sorted(total.items(), key=lambda kv: -kv[1]):
             print(f"  {k:<24} {v / n:8.1f} us")
+        print(f"  idle before each kind (mean a search, {sum(idle.values()) / n:.1f} us in all):")
+        for k, v in sorted(idle.items(), key=lambda kv: -kv[1]):
+            if v / n >= 0.05:
+                print(f"    {k:<22} {v / n:8.1f} us")
+        print("  the first timed search, kernel by kernel (start, time, idle before; us):")
+        t0 = end_before = first[0][0]
+        for a, b, name in first:
+            gap = max(0, a - end_before) / 1e3
+            print(f"    {(a - t0) / 1e3:8.1f} {(b - a) / 1e3:7.1f} {gap:6.1f}  {name}")
+            end_before = max(end_before, b)
 
 
 if __name__ == "__main__":

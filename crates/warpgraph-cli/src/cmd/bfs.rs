@@ -64,8 +64,8 @@ pub struct BfsArgs {
 #[derive(Debug, Clone, Copy, Default, Args)]
 #[command(next_help_heading = "Direction switch")]
 pub struct SwitchArgs {
-    /// CPU: go bottom-up when the frontier's arcs exceed the unexplored arcs / ALPHA
-    /// (Beamer's rule) [default: 15]
+    /// CPU and GPU teams (`--gpus`): go bottom-up when the frontier's arcs exceed the
+    /// unexplored arcs / ALPHA (Beamer's rule) [default: 15]
     #[arg(long, value_name = "ALPHA")]
     alpha: Option<u32>,
     /// GPU: go bottom-up when the frontier holds more than this share of the hub vertices
