@@ -93,8 +93,23 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", report(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes on one line, as `{:#}` gives them, but a cause that the text
+/// before it already ends with said once (the library's file errors name their cause
+/// in their own text: "g.wg: No such file or directory (os error 2)").
+pub fn report(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.ends_with(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }

@@ -123,6 +123,11 @@ fn parse_errors_name_file_and_line() {
     assert!(err.contains("nan.wel:2:"), "{err}");
     let err = fails(&["info", "missing.gr"], dir);
     assert!(err.contains("missing.gr"), "{err}");
+    // The system's reason, said once (the file error's own text holds it already).
+    let reason = std::fs::File::open(dir.join("missing.gr"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err.matches(&reason).count(), 1, "{err}");
     std::fs::write(
         dir.join("x.gr"),
         "%%MatrixMarket matrix coordinate real general\n1 1 0\n",
@@ -694,6 +699,18 @@ fn devices_and_device_choice() {
         assert!(out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("device auto: using the CPU"), "{err}");
+        // `--gpus` fails before any graph is read (this file does not exist), and no note
+        // says the run uses the CPU.
+        let teams: [&[&str]; 3] = [
+            &["bfs", "missing.wg", "--gpus", "2"],
+            &["apsp", "missing.wg", "--gpus", "all"],
+            &["bench", "bfs", "missing.wg", "--gpus", "1,2"],
+        ];
+        for args in teams {
+            let e = fails(args, dir);
+            assert!(e.contains("--gpus needs GPUs"), "{args:?}: {e}");
+            assert!(!e.contains("using the CPU"), "{args:?}: {e}");
+        }
     }
 }
 

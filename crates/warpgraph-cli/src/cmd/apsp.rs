@@ -69,7 +69,10 @@ pub struct ApspArgs {
 }
 
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
-    let device = args.run.device("APSP", true, quiet)?;
+    // As in `bfs`: a team says where it runs itself.
+    let device = args
+        .run
+        .device("APSP", true, quiet || args.gpus.is_some())?;
     let gpu = device.gpu()?;
     let team = match args.gpus {
         None => None,

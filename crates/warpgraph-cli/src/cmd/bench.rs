@@ -142,12 +142,14 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     if args.warm_each && args.problem != Problem::Bfs {
         bail!("--warm-each is for bench bfs");
     }
-    let device = resolve_device(args.device, what, gpu_code, quiet)?;
+    // As in `bfs`: a team says where it runs itself, and `--gpus` without a GPU fails
+    // before the graph is loaded.
+    let device = resolve_device(args.device, what, gpu_code, quiet || args.gpus.is_some())?;
+    if args.gpus.is_some() && device == Device::Cpu {
+        return Err(crate::args::gpus_without_a_gpu());
+    }
     let (g, graph_name) = args.graph.load(quiet)?;
     if let Some(sizes) = &args.gpus {
-        if device == Device::Cpu {
-            return Err(crate::args::gpus_without_a_gpu());
-        }
         return match args.problem {
             Problem::Bfs => crate::cmd::team::bench_bfs(&g, &graph_name, sizes, &args),
             Problem::Apsp => crate::cmd::team::bench_apsp(&g, &graph_name, sizes, &args),

@@ -80,7 +80,12 @@ pub struct SwitchArgs {
 }
 
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
-    let device = args.run.device("BFS", true, quiet)?;
+    // A team says where it runs itself (auto's note would name one GPU, or the CPU), and
+    // `--gpus` without a GPU fails before the graph is loaded.
+    let device = args.run.device("BFS", true, quiet || args.gpus.is_some())?;
+    if args.gpus.is_some() && device == warpgraph::device::Device::Cpu {
+        return Err(crate::args::gpus_without_a_gpu());
+    }
     let (g, graph_name) = args.graph.load(quiet)?;
     let s = source(&g, args.source)?;
     let (tree, times, algorithm, where_) = match args.gpus {
@@ -90,9 +95,6 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             (tree, times, runner.algorithm(), device.describe())
         }
         Some(gpus) => {
-            if device == warpgraph::device::Device::Cpu {
-                return Err(crate::args::gpus_without_a_gpu());
-            }
             let spec = TeamSpec::from_env(gpus.resolve()?)?;
             let opts = cpu_options(args.direction, args.switch);
             let mut tree = bfs::BfsTree::default();

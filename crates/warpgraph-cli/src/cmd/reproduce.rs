@@ -552,7 +552,7 @@ impl Run<'_> {
         std::fs::write(&md, &self.markdown).with_context(|| format!("writing {}", md.display()))?;
         let j = serde_json::json!({
             "papers": papers,
-            "failed": failure.map(|e| format!("{e:#}")),
+            "failed": failure.map(crate::report),
             "quick": self.args.quick,
             "device": self.device.describe(),
             "gpu": self.gpu.as_ref().map(|g| g.describe()),
