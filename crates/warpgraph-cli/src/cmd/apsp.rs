@@ -69,14 +69,10 @@ pub struct ApspArgs {
 }
 
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
-    // As in `bfs`: a team says where it runs itself.
-    let device = args
-        .run
-        .device("APSP", true, quiet || args.gpus.is_some())?;
+    let device = args.run.team_device("APSP", quiet, args.gpus.is_some())?;
     let gpu = device.gpu()?;
     let team = match args.gpus {
         None => None,
-        Some(_) if gpu.is_none() => return Err(crate::args::gpus_without_a_gpu()),
         Some(n) => Some(TeamSpec::from_env(n.resolve()?)?),
     };
     let backend = match (&team, &gpu) {

@@ -10,7 +10,7 @@ use warpgraph::device::Device;
 use warpgraph::{apsp, bfs, mst, sssp, Graph, NoProgress};
 
 use crate::args::parse_device;
-use crate::cmd::common::resolve_device;
+use crate::cmd::common::{resolve_device, resolve_team_device};
 use crate::source::GraphArgs;
 
 /// The problem to benchmark.
@@ -128,11 +128,12 @@ fn trials<T>(items: &[T], mut f: impl FnMut(&T) -> Result<Trial>) -> Result<Vec<
 }
 
 pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
-    let (what, gpu_code) = match args.problem {
-        Problem::Bfs => ("BFS", true),
-        Problem::Sssp => ("SSSP", true),
-        Problem::Mst => ("MST", true),
-        Problem::Apsp => ("APSP", true),
+    // (Every problem here has GPU code.)
+    let what = match args.problem {
+        Problem::Bfs => "BFS",
+        Problem::Sssp => "SSSP",
+        Problem::Mst => "MST",
+        Problem::Apsp => "APSP",
         Problem::ExtractMin => return bench_extract_min(&args, quiet),
         Problem::Reproduce => return crate::cmd::reproduce::run(&args.reproduce(), quiet),
     };
@@ -142,12 +143,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     if args.warm_each && args.problem != Problem::Bfs {
         bail!("--warm-each is for bench bfs");
     }
-    // As in `bfs`: a team says where it runs itself, and `--gpus` without a GPU fails
-    // before the graph is loaded.
-    let device = resolve_device(args.device, what, gpu_code, quiet || args.gpus.is_some())?;
-    if args.gpus.is_some() && device == Device::Cpu {
-        return Err(crate::args::gpus_without_a_gpu());
-    }
+    let device = resolve_team_device(args.device, what, quiet, args.gpus.is_some())?;
     let (g, graph_name) = args.graph.load(quiet)?;
     if let Some(sizes) = &args.gpus {
         return match args.problem {

@@ -80,12 +80,7 @@ pub struct SwitchArgs {
 }
 
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
-    // A team says where it runs itself (auto's note would name one GPU, or the CPU), and
-    // `--gpus` without a GPU fails before the graph is loaded.
-    let device = args.run.device("BFS", true, quiet || args.gpus.is_some())?;
-    if args.gpus.is_some() && device == warpgraph::device::Device::Cpu {
-        return Err(crate::args::gpus_without_a_gpu());
-    }
+    let device = args.run.team_device("BFS", quiet, args.gpus.is_some())?;
     let (g, graph_name) = args.graph.load(quiet)?;
     let s = source(&g, args.source)?;
     let (tree, times, algorithm, where_) = match args.gpus {

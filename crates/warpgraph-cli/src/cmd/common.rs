@@ -34,6 +34,24 @@ impl RunArgs {
     pub fn device(&self, what: &str, gpu_code: bool, quiet: bool) -> Result<Device> {
         resolve_device(self.device, what, gpu_code, quiet || self.json)
     }
+
+    /// [`RunArgs::device`] for a command that runs on a team with `--gpus` (`team`: given;
+    /// see [`resolve_team_device`]).
+    pub fn team_device(&self, what: &str, quiet: bool, team: bool) -> Result<Device> {
+        resolve_team_device(self.device, what, quiet || self.json, team)
+    }
+}
+
+/// The device of a command with GPU code that runs on a team with `--gpus` (`team`:
+/// given): [`resolve_device`]'s, but for a team without `auto`'s note (the team says
+/// where it runs itself) and an error where no GPU can be used, before any graph is
+/// loaded.
+pub fn resolve_team_device(device: Device, what: &str, quiet: bool, team: bool) -> Result<Device> {
+    let d = resolve_device(device, what, true, quiet || team)?;
+    if team && d == Device::Cpu {
+        return Err(crate::args::gpus_without_a_gpu());
+    }
+    Ok(d)
 }
 
 /// Resolves a device choice, printing `auto`'s note on stderr unless `quiet`.
