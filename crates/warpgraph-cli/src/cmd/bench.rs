@@ -242,22 +242,23 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     Ok((runner.algorithm(), setup, t))
 }
 
-/// Verified searches on `runner` from each of `roots`, after a warm-up, into one tree
-/// (its vectors reused on a GPU, as by a user searching from many roots).
+/// Verified searches on `runner` from each of `roots`, after a warm-up, each tree lent
+/// by [`bfs::BfsRunner::search`] (on a GPU the runner's own, page-locked: the time end to
+/// end is the kernels' and the one copy's back to the host).
 pub(crate) fn bfs_trials(
     g: &Graph,
     runner: &mut bfs::BfsRunner,
     roots: &[warpgraph::VertexId],
     warm_each: bool,
 ) -> Result<Vec<Trial>> {
-    let mut tree = bfs::BfsTree::default();
+    let mut scratch = bfs::BfsTree::default();
     trials(roots, |&s| {
         if warm_each {
             // `--warm-each`: the same search just before, untimed.
-            runner.run_into(g, s, &mut tree)?;
+            runner.search(g, s, &mut scratch)?;
         }
-        let times = runner.run_into(g, s, &mut tree)?;
-        bfs::verify(g, &tree)?;
+        let (tree, times) = runner.search(g, s, &mut scratch)?;
+        bfs::verify(g, tree)?;
         Ok(Trial {
             source: Some(g.ids().external(s)),
             seconds: times.seconds,

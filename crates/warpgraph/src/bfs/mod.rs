@@ -317,6 +317,40 @@ impl BfsRunner {
     }
 }
 
+impl BfsRunner {
+    /// Searches from `source` and lends the tree: on a GPU the runner's own
+    /// ([`cuda::GpuBfs::search`]: the copy from the GPU lands in it straight, in
+    /// page-locked memory, so the time end to end is the kernels' and one copy's), on
+    /// the CPU `scratch`, reused as [`BfsRunner::run_into`] reuses its tree. For many
+    /// searches whose trees are read and let go: a benchmark, a verifier.
+    ///
+    /// # Errors
+    /// As [`BfsRunner::run`].
+    pub fn search<'a>(
+        &'a mut self,
+        g: &Graph,
+        source: VertexId,
+        scratch: &'a mut BfsTree,
+    ) -> Result<(&'a BfsTree, RunTimes)> {
+        match self {
+            BfsRunner::Cpu(_) => {
+                let times = self.run_into(g, source, scratch)?;
+                Ok((scratch, times))
+            }
+            BfsRunner::Cuda(gpu, o) => {
+                let (tree, t) = gpu.search(source, o)?;
+                Ok((
+                    tree,
+                    RunTimes {
+                        seconds: t.total_seconds,
+                        kernel_seconds: Some(t.kernel_seconds),
+                    },
+                ))
+            }
+        }
+    }
+}
+
 /// Checks the arguments every BFS variant shares.
 pub(crate) fn check_args(g: &Graph, source: VertexId, opts: &BfsOptions) -> Result<()> {
     let n = g.num_vertices();

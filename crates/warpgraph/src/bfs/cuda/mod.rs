@@ -96,14 +96,16 @@ pub mod multi;
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, PinnedHostSlice, PushKernelArg};
 use rayon::prelude::*;
 
 use super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
-use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
+use crate::cuda::{
+    gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource, Registered, Timer,
+};
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Csr, Graph, VertexId};
-use crate::par::sized;
+use crate::par::{premapped, sized};
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -277,11 +279,16 @@ pub struct GpuBfs {
     log: CudaSlice<u32>,
     /// The baseline's "anything found" flag.
     flag: CudaSlice<u32>,
-    /// Page-locked host copies of the baseline's flag (read every level) and of the
-    /// result's depths and parents.
+    /// A page-locked host copy of the baseline's flag (read every level).
     flag_host: PinnedHostSlice<u32>,
-    depth_host: PinnedHostSlice<u32>,
-    parent_host: PinnedHostSlice<u32>,
+    /// The last search's tree ([`GpuBfs::search`]), page-locked in place where the
+    /// driver agrees (`_locked`, held, not read): the copies from the GPU land in it straight. Else they
+    /// go through `staging` (page-locked buffers of the depths and the parents) and are
+    /// moved in. `_locked` is declared first, so dropped first: the tree is unlocked
+    /// before it is freed; and the tree is never resized, so it stays where it was locked.
+    _locked: Vec<Registered>,
+    staging: Option<[PinnedHostSlice<u32>; 2]>,
+    result: BfsTree,
     /// Hubs have out-degree above this; `hubs_total` of them, listed in `hub_all`.
     tau: u64,
     hubs_total: u64,
@@ -346,6 +353,7 @@ impl GpuBfs {
         let tau = hub_threshold(g.out());
         let hub_all: Vec<u32> = (0..n as u32).filter(|&v| g.out().degree(v) > tau).collect();
         let widest = g.out().max_degree();
+        let (result, locked, staging) = result_tree(gpu, n)?;
         let bfs = GpuBfs {
             k,
             n: n as u32,
@@ -367,8 +375,9 @@ impl GpuBfs {
             log: gpu.zeros(10 * TRACE_LINES)?,
             flag: gpu.zeros(1)?,
             flag_host: gpu.pinned(1)?,
-            depth_host: gpu.pinned(n)?,
-            parent_host: gpu.pinned(n)?,
+            _locked: locked,
+            staging,
+            result,
             tau,
             hubs_total: hub_all.len() as u64,
             hub_all: gpu.upload(&hub_all)?,
@@ -413,6 +422,28 @@ impl GpuBfs {
         Ok((tree, times))
     }
 
+    /// Searches from `source` and lends the tree, which this search keeps (in page-locked
+    /// host memory where the driver agrees) until the next: the copy from the GPU lands in
+    /// it straight, with no copy on the host after it, so the whole call takes the
+    /// kernels and one copy across the bus. For many searches whose trees are read, not
+    /// kept (a benchmark, a verifier, a front end copying it elsewhere).
+    ///
+    /// # Returns
+    /// The tree and the times, as [`GpuBfs::run`].
+    ///
+    /// # Errors
+    /// As [`GpuBfs::run`].
+    pub fn search(
+        &mut self,
+        source: VertexId,
+        opts: &GpuBfsOptions,
+    ) -> Result<(&BfsTree, GpuTimes)> {
+        let (timer, done) = self.start(source, opts)?;
+        self.read_result()?;
+        self.result.source = source;
+        Ok((&self.result, timer.finish(&done)?))
+    }
+
     /// Searches from `source` into `tree`, whose vectors are reused when they already
     /// hold one entry per vertex (as after an earlier search of this graph), else
     /// replaced. For many searches one after another: a fresh result's pages cost the
@@ -430,6 +461,28 @@ impl GpuBfs {
         opts: &GpuBfsOptions,
         tree: &mut BfsTree,
     ) -> Result<GpuTimes> {
+        let (timer, done) = self.start(source, opts)?;
+        // While the GPU finishes: a vector not of n entries replaced by a fresh one, its
+        // pages mapped.
+        let n = self.n as usize;
+        sized(&mut tree.depth, n, 0);
+        sized(&mut tree.parent, n, 0);
+        self.read_result()?;
+        tree.source = source;
+        tree.depth
+            .par_iter_mut()
+            .zip(&self.result.depth)
+            .for_each(|(o, &x)| *o = x);
+        tree.parent
+            .par_iter_mut()
+            .zip(&self.result.parent)
+            .for_each(|(o, &x)| *o = x);
+        timer.finish(&done)
+    }
+
+    /// Checks the arguments, resets the state for `source` and queues the search; returns
+    /// the timer and the event that ends its kernels.
+    fn start(&mut self, source: VertexId, opts: &GpuBfsOptions) -> Result<(Timer, CudaEvent)> {
         if source >= self.n {
             return Err(Error::InvalidArgument(format!(
                 "BFS source {source} is not a vertex: the graph has {} vertices",
@@ -469,9 +522,7 @@ impl GpuBfs {
         if opts.scheduling && std::env::var_os("WARPGRAPH_TRACE").is_some() {
             self.print_trace()?;
         }
-        tree.source = source;
-        self.read_result(&mut tree.depth, &mut tree.parent)?;
-        timer.finish(&done)
+        Ok((timer, done))
     }
 
     fn launch_reset(&mut self, source: u32) -> Result<()> {
@@ -664,47 +715,82 @@ impl GpuBfs {
         Ok(())
     }
 
-    /// Copies the depths and parents back through the page-locked buffers into `depth`
-    /// and `parent`: both copies are queued at once, and while the GPU finishes and they
-    /// cross the bus, the host replaces a vector not of n entries by a fresh one and maps
-    /// its pages.
-    fn read_result(&mut self, depth: &mut Vec<u32>, parent: &mut Vec<u32>) -> Result<()> {
+    /// Copies the depths and parents into `result`: straight where it is page-locked,
+    /// else through `staging` (both copies queued at once, then moved in).
+    fn read_result(&mut self) -> Result<()> {
         let n = self.n as usize;
         let t0 = Instant::now();
-        self.gpu.read_pinned_meanwhile(
-            &mut [
-                (self.depth.as_view(), &mut self.depth_host),
-                (self.parent.as_view(), &mut self.parent_host),
-            ],
-            n,
-            || {
-                sized(depth, n, 0);
-                sized(parent, n, 0);
-            },
-        )?;
-        let t1 = Instant::now();
-        let staged = (
-            &self.depth_host.as_slice().map_err(gpu_err)?[..n],
-            &self.parent_host.as_slice().map_err(gpu_err)?[..n],
-        );
-        depth
-            .par_iter_mut()
-            .zip(staged.0)
-            .for_each(|(o, &x)| *o = x);
-        parent
-            .par_iter_mut()
-            .zip(staged.1)
-            .for_each(|(o, &x)| *o = x);
+        let stream = self.gpu.stream();
+        match &mut self.staging {
+            None => {
+                if n > 0 {
+                    stream
+                        .memcpy_dtoh(&self.depth, &mut self.result.depth[..])
+                        .map_err(gpu_err)?;
+                    stream
+                        .memcpy_dtoh(&self.parent, &mut self.result.parent[..])
+                        .map_err(gpu_err)?;
+                }
+                stream.synchronize().map_err(gpu_err)?;
+            }
+            Some([depth, parent]) => {
+                self.gpu.read_pinned_meanwhile(
+                    &mut [
+                        (self.depth.as_view(), depth),
+                        (self.parent.as_view(), parent),
+                    ],
+                    n,
+                    || (),
+                )?;
+                let staged = [
+                    &depth.as_slice().map_err(gpu_err)?[..n],
+                    &parent.as_slice().map_err(gpu_err)?[..n],
+                ];
+                for (out, staged) in [&mut self.result.depth, &mut self.result.parent]
+                    .into_iter()
+                    .zip(staged)
+                {
+                    out.par_iter_mut().zip(staged).for_each(|(o, &x)| *o = x);
+                }
+            }
+        }
         if std::env::var_os("WARPGRAPH_TRACE").is_some() {
             eprintln!(
-                "host: {:.3} ms mapping the result's pages and waiting for the copies, \
-                 {:.3} ms moving the result",
-                (t1 - t0).as_secs_f64() * 1e3,
-                t1.elapsed().as_secs_f64() * 1e3
+                "host: {:.3} ms waiting for the GPU and copying the result back ({})",
+                t0.elapsed().as_secs_f64() * 1e3,
+                match self.staging {
+                    None => "straight into page-locked memory",
+                    Some(_) => "through a page-locked buffer",
+                }
             );
         }
         Ok(())
     }
+}
+
+/// The tree [`GpuBfs::search`] lends: n entries, page-locked in place where the driver
+/// agrees (the locks returned), else with page-locked buffers for the copies to go
+/// through.
+#[allow(clippy::type_complexity)]
+fn result_tree(
+    gpu: &Gpu,
+    n: usize,
+) -> Result<(BfsTree, Vec<Registered>, Option<[PinnedHostSlice<u32>; 2]>)> {
+    let mut tree = BfsTree {
+        source: 0,
+        depth: premapped(n, UNREACHED),
+        parent: premapped(n, 0),
+    };
+    let mut locked = Vec::new();
+    for p in [tree.depth.as_mut_ptr(), tree.parent.as_mut_ptr()] {
+        // SAFETY: the vectors are neither freed nor resized while the locks are held: the
+        // caller keeps both in its `GpuBfs`, the locks dropped first.
+        locked.extend(unsafe { gpu.register(p, n) });
+    }
+    if locked.len() == 2 {
+        return Ok((tree, locked, None));
+    }
+    Ok((tree, Vec::new(), Some([gpu.pinned(n)?, gpu.pinned(n)?])))
 }
 
 /// Words of the bitmaps a warp of a bottom-up step takes at once (`batch` of
@@ -785,7 +871,56 @@ const _: () = assert!(UNREACHED == u32::MAX && crate::graph::NO_VERTEX == u32::M
 
 #[cfg(test)]
 mod tests {
-    use super::bottom_up_batch;
+    use super::*;
+    use crate::generate::{generate, GenerateOptions, Generator};
+
+    /// `search` lends a tree equal to the CPU's depths and valid by the verifier, root
+    /// after root (each search's copy must land, not the last one's), both where the
+    /// tree is page-locked in place and through the page-locked buffers (forced here, as
+    /// where the driver refuses the lock); `run_into` gives the same depths.
+    #[test]
+    fn searches_lend_their_tree_locked_or_staged() {
+        let Some(gpu) = crate::cuda::test_gpu() else {
+            return;
+        };
+        let gen = Generator::Kronecker {
+            scale: 13,
+            edge_factor: 8,
+        };
+        // Kronecker leaves vertices isolated: unreached from every root.
+        let g = generate(&gen, &GenerateOptions::default()).unwrap();
+        let n = g.num_vertices();
+        let opts = GpuBfsOptions::default();
+        let mut locked = GpuBfs::new(&gpu, &g).unwrap();
+        assert!(
+            locked.staging.is_none(),
+            "the driver refused to lock the tree (a test of the staged path alone)"
+        );
+        let mut staged = GpuBfs::new(&gpu, &g).unwrap();
+        staged._locked.clear();
+        staged.staging = Some([gpu.pinned(n).unwrap(), gpu.pinned(n).unwrap()]);
+        let roots = crate::bench::pick_sources(&g, 4, 5);
+        let mut last = None;
+        let mut into = BfsTree::default();
+        for &s in &roots {
+            let want = crate::bfs::bfs(&g, s, &BfsOptions::default()).unwrap();
+            assert_ne!(
+                last.as_ref(),
+                Some(&want.depth),
+                "two roots, the same depths"
+            );
+            for search in [&mut locked, &mut staged] {
+                let (tree, times) = search.search(s, &opts).unwrap();
+                assert_eq!(tree.source, s);
+                assert_eq!(tree.depth, want.depth, "root {s}");
+                crate::bfs::verify(&g, tree).unwrap_or_else(|e| panic!("root {s}: {e}"));
+                assert!(times.total_seconds >= times.kernel_seconds);
+                search.run_into(s, &opts, &mut into).unwrap();
+                assert_eq!(into.depth, want.depth, "root {s}, run_into");
+            }
+            last = Some(want.depth);
+        }
+    }
 
     #[test]
     fn bottom_up_batches_leave_no_warp_idle() {
