@@ -89,7 +89,11 @@
 //! `WARPGRAPH_TRACE=1` prints each level's queue sizes and GPU time on stderr.
 //!
 //! The graph is uploaded once ([`GpuBfs::new`], which sizes everything first and refuses
-//! what the GPU cannot hold) and every [`GpuBfs::run`] resets the state for its source.
+//! what the GPU cannot hold) and every search resets the state for its source.
+//! [`GpuBfs::search`] lends the tree it keeps in host memory page-locked in place, where
+//! the copy from the GPU lands straight (Kronecker 24 on an H100: 3.3 ms end to end for
+//! 0.75 ms of kernels); [`GpuBfs::run_into`] then copies it into the caller's vectors
+//! (7.2 ms), [`GpuBfs::run`] into fresh ones.
 
 pub mod multi;
 
