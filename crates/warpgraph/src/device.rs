@@ -186,3 +186,13 @@ pub struct RunTimes {
     /// On a GPU, the kernels alone, by CUDA events.
     pub kernel_seconds: Option<f64>,
 }
+
+impl From<cuda::GpuTimes> for RunTimes {
+    /// A GPU's times: the whole call, and its kernels.
+    fn from(t: cuda::GpuTimes) -> RunTimes {
+        RunTimes {
+            seconds: t.total_seconds,
+            kernel_seconds: Some(t.kernel_seconds),
+        }
+    }
+}

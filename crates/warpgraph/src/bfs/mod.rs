@@ -306,18 +306,10 @@ impl BfsRunner {
                     kernel_seconds: None,
                 })
             }
-            BfsRunner::Cuda(gpu, o) => {
-                let t = gpu.run_into(source, o, tree)?;
-                Ok(RunTimes {
-                    seconds: t.total_seconds,
-                    kernel_seconds: Some(t.kernel_seconds),
-                })
-            }
+            BfsRunner::Cuda(gpu, o) => Ok(gpu.run_into(source, o, tree)?.into()),
         }
     }
-}
 
-impl BfsRunner {
     /// Searches from `source` and lends the tree: on a GPU the runner's own
     /// ([`cuda::GpuBfs::search`]: the copy from the GPU lands in it straight, in
     /// page-locked memory, so the time end to end is the kernels' and one copy's), on
@@ -339,13 +331,7 @@ impl BfsRunner {
             }
             BfsRunner::Cuda(gpu, o) => {
                 let (tree, t) = gpu.search(source, o)?;
-                Ok((
-                    tree,
-                    RunTimes {
-                        seconds: t.total_seconds,
-                        kernel_seconds: Some(t.kernel_seconds),
-                    },
-                ))
+                Ok((tree, t.into()))
             }
         }
     }

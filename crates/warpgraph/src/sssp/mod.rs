@@ -501,13 +501,7 @@ impl SsspRunner {
             }
             SsspRunner::Cuda(gpu) => {
                 let (r, t) = gpu.run(g, source, algorithm)?;
-                Ok((
-                    r,
-                    RunTimes {
-                        seconds: t.total_seconds,
-                        kernel_seconds: Some(t.kernel_seconds),
-                    },
-                ))
+                Ok((r, t.into()))
             }
         }
     }

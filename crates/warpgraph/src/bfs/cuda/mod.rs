@@ -109,7 +109,7 @@ use crate::cuda::{
 };
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Csr, Graph, VertexId};
-use crate::par::{premapped, sized};
+use crate::par::{copy, premapped, sized};
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -286,10 +286,11 @@ pub struct GpuBfs {
     /// A page-locked host copy of the baseline's flag (read every level).
     flag_host: PinnedHostSlice<u32>,
     /// The last search's tree ([`GpuBfs::search`]), page-locked in place where the
-    /// driver agrees (`_locked`, held, not read): the copies from the GPU land in it straight. Else they
-    /// go through `staging` (page-locked buffers of the depths and the parents) and are
-    /// moved in. `_locked` is declared first, so dropped first: the tree is unlocked
-    /// before it is freed; and the tree is never resized, so it stays where it was locked.
+    /// driver agrees (`_locked`, held, not read): the copies from the GPU land in it
+    /// straight. Else they go through `staging` (page-locked buffers of the depths and
+    /// the parents) and are moved in. `_locked` is declared first, so dropped first: the
+    /// tree is unlocked before it is freed; and the tree is never resized, so it stays
+    /// where it was locked.
     _locked: Vec<Registered>,
     staging: Option<[PinnedHostSlice<u32>; 2]>,
     result: BfsTree,
@@ -473,14 +474,8 @@ impl GpuBfs {
         sized(&mut tree.parent, n, 0);
         self.read_result()?;
         tree.source = source;
-        tree.depth
-            .par_iter_mut()
-            .zip(&self.result.depth)
-            .for_each(|(o, &x)| *o = x);
-        tree.parent
-            .par_iter_mut()
-            .zip(&self.result.parent)
-            .for_each(|(o, &x)| *o = x);
+        copy(&mut tree.depth, &self.result.depth);
+        copy(&mut tree.parent, &self.result.parent);
         timer.finish(&done)
     }
 
@@ -746,16 +741,14 @@ impl GpuBfs {
                     n,
                     || (),
                 )?;
-                let staged = [
+                copy(
+                    &mut self.result.depth,
                     &depth.as_slice().map_err(gpu_err)?[..n],
+                );
+                copy(
+                    &mut self.result.parent,
                     &parent.as_slice().map_err(gpu_err)?[..n],
-                ];
-                for (out, staged) in [&mut self.result.depth, &mut self.result.parent]
-                    .into_iter()
-                    .zip(staged)
-                {
-                    out.par_iter_mut().zip(staged).for_each(|(o, &x)| *o = x);
-                }
+                );
             }
         }
         if std::env::var_os("WARPGRAPH_TRACE").is_some() {

@@ -858,7 +858,7 @@ impl GpuSssp {
             let p = self
                 .gpu
                 .read_pinned(&self.parent, n, &mut self.parent_host)?;
-            parent.par_iter_mut().zip(p).for_each(|(o, &x)| *o = x);
+            crate::par::copy(&mut parent, p);
         }
         let mut times = timer.finish(&done)?;
         times.total_seconds = start.elapsed().as_secs_f64();
