@@ -36,6 +36,7 @@ pub mod memory;
 pub mod mst;
 pub mod par;
 pub mod progress;
+pub mod settings;
 pub mod sssp;
 
 pub use error::{Error, Result};

@@ -4,17 +4,56 @@
 //! a graph or a result that cannot fit is refused with a clear message (needed vs
 //! available) instead of aborting the process.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
 use crate::error::{Error, Result};
+
+/// No limit set (a limit of `u64::MAX` bytes limits nothing).
+const UNSET: u64 = u64::MAX;
+
+/// The host and device limits: `WARPGRAPH_MEMORY_LIMIT` and `WARPGRAPH_GPU_MEMORY_LIMIT`
+/// ([`crate::settings`]) until [`set_limit`] or [`set_gpu_limit`] replaces them.
+fn limits() -> &'static [AtomicU64; 2] {
+    static LIMITS: OnceLock<[AtomicU64; 2]> = OnceLock::new();
+    LIMITS.get_or_init(|| {
+        let s = crate::settings::get();
+        [
+            AtomicU64::new(s.memory_limit.unwrap_or(UNSET)),
+            AtomicU64::new(s.gpu_memory_limit.unwrap_or(UNSET)),
+        ]
+    })
+}
+
+/// The host memory warpgraph may use, in bytes, where a limit is set.
+pub fn limit() -> Option<u64> {
+    Some(limits()[0].load(Ordering::Relaxed)).filter(|&l| l != UNSET)
+}
+
+/// Sets (or with `None` lifts) the host memory warpgraph may use, in place of what the
+/// system reports; for the whole process.
+pub fn set_limit(bytes: Option<u64>) {
+    limits()[0].store(bytes.unwrap_or(UNSET), Ordering::Relaxed);
+}
+
+/// The device memory warpgraph may use on each GPU, in bytes, where a limit is set.
+pub fn gpu_limit() -> Option<u64> {
+    Some(limits()[1].load(Ordering::Relaxed)).filter(|&l| l != UNSET)
+}
+
+/// Sets (or with `None` lifts) the device memory warpgraph may use on each GPU, below
+/// what the driver reports free; for the whole process.
+pub fn set_gpu_limit(bytes: Option<u64>) {
+    limits()[1].store(bytes.unwrap_or(UNSET), Ordering::Relaxed);
+}
 
 /// Bytes of host memory available for new allocations, if the platform says.
 ///
 /// On Linux this is `MemAvailable` from `/proc/meminfo`, capped by a cgroup v2
 /// `memory.max` limit when one is set. `None` elsewhere.
 pub fn available_bytes() -> Option<u64> {
-    if let Ok(v) = std::env::var("WARPGRAPH_MEMORY_LIMIT") {
-        if let Ok(limit) = v.trim().parse::<u64>() {
-            return Some(limit);
-        }
+    if let Some(limit) = limit() {
+        return Some(limit);
     }
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kib: u64 = meminfo
@@ -42,8 +81,8 @@ pub fn available_bytes() -> Option<u64> {
 ///
 /// `what` names the allocation for the message ("CSR for 2^32 vertices"). Where the
 /// platform does not report available memory, the check passes.
-/// The environment variable `WARPGRAPH_MEMORY_LIMIT` (bytes) overrides the limit, which is
-/// how tests exercise this path.
+/// A [`limit`] (`WARPGRAPH_MEMORY_LIMIT`, or [`set_limit`]) takes the place of what is
+/// available.
 pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<()> {
     match available_bytes() {
         Some(available) if needed > available => Err(Error::OutOfMemory {

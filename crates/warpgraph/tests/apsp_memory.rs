@@ -25,7 +25,7 @@ fn floyd_warshall_refuses_a_matrix_that_does_not_fit_but_johnson_streams() {
     let o = ApspOptions::default();
     let fw_bytes = cpu::floyd_warshall_bytes(&g, &o);
     assert_eq!(fw_bytes, 1536 * 1536 * 4 + 64 * 1500 * 8);
-    std::env::set_var("WARPGRAPH_MEMORY_LIMIT", "4000000");
+    warpgraph::memory::set_limit(Some(4_000_000));
 
     let mut sink = NpySink::new(std::io::sink(), "<null>");
     match apsp(&g, Algorithm::FloydWarshall, &o, &mut sink) {

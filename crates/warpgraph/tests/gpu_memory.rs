@@ -1,5 +1,6 @@
 //! A search (BFS, MST) that does not fit the GPU is refused before anything is allocated, with the
-//! bytes needed and free. (Its own test binary: it sets an environment variable.) And the
+//! bytes needed and free. (Its own test binary: it sets the
+//! process-wide device memory limit.) And the
 //! device bytes each GPU method needs, by its estimator, against figures worked out by hand
 //! (no GPU needed).
 
@@ -14,7 +15,7 @@ fn too_big_for_the_gpu_is_refused() {
     let edges: Vec<(u32, u32)> = (0..999).map(|v| (v, v + 1)).collect();
     let g = common::graph(1000, &edges, Weights::None, true);
     let needed = bytes_needed(&g);
-    std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", (needed - 1).to_string());
+    warpgraph::memory::set_gpu_limit(Some(needed - 1));
     let e = GpuBfs::new(&gpu, &g).err().expect("refused");
     match e {
         Error::OutOfMemory {
@@ -24,12 +25,12 @@ fn too_big_for_the_gpu_is_refused() {
         } => assert_eq!((n, available), (needed, needed - 1)),
         e => panic!("{e}"),
     }
-    std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", needed.to_string());
+    warpgraph::memory::set_gpu_limit(Some(needed));
     GpuBfs::new(&gpu, &g).unwrap();
 
     // Borůvka likewise (in the same test: the limit is process-wide).
     let needed = warpgraph::mst::cuda::bytes_needed(&g);
-    std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", (needed - 1).to_string());
+    warpgraph::memory::set_gpu_limit(Some(needed - 1));
     match warpgraph::mst::cuda::GpuMst::new(&gpu, &g)
         .err()
         .expect("refused")
@@ -44,9 +45,9 @@ fn too_big_for_the_gpu_is_refused() {
         }
         e => panic!("{e}"),
     }
-    std::env::set_var("WARPGRAPH_GPU_MEMORY_LIMIT", needed.to_string());
+    warpgraph::memory::set_gpu_limit(Some(needed));
     warpgraph::mst::cuda::GpuMst::new(&gpu, &g).unwrap();
-    std::env::remove_var("WARPGRAPH_GPU_MEMORY_LIMIT");
+    warpgraph::memory::set_gpu_limit(None);
 }
 
 /// The path 0 -> 1 -> 2 -> 3 with `i32` weights 3, 4, 5, directed or not.

@@ -4,8 +4,7 @@
 //!
 //! Teams of 1, 2 and all GPUs, as many as the machine has, and teams of 2 and 4 ranks
 //! sharing GPU 0 where it has fewer (`common::teams`); every test skips where no GPU can be
-//! used and fails instead with `WARPGRAPH_REQUIRE_GPU=1`, or with fewer GPUs than
-//! `WARPGRAPH_REQUIRE_GPUS`.
+//! used and fails instead with `WARPGRAPH_REQUIRE_GPU=1`.
 
 mod common;
 
@@ -35,15 +34,13 @@ const SPLIT: TeamSetup = TeamSetup {
 };
 
 /// Whether a team asked to exchange its bitmaps in NCCL's symmetric memory must have:
-/// with `WARPGRAPH_REQUIRE_SYMMETRIC=1` (the GPU machines, NCCL 2.27 or later), where it
-/// has several ranks on GPUs of their own. (Before each rank's part of a bitmap was made
-/// a whole number of 16 bytes, NCCL 2.28.3's all-gather there delivered wrong data on 4
-/// H200s for some small graphs, and the team's own check refused it: that now fails the
-/// test.) Elsewhere it may or may not (NCCL's version; the check).
+/// with `WARPGRAPH_REQUIRE_GPU=1` (the GPU machines have NCCL 2.27 or later), where it
+/// has several ranks on GPUs of their own. (NCCL 2.28.3's all-gather delivered wrong data
+/// on 4 H200s for some small graphs while a rank's part of a bitmap was not a whole number
+/// of 16 bytes; the team's own check refuses that, and this test then fails.) Elsewhere it
+/// may or may not (NCCL's version; the check).
 fn symmetric_required(team: &TeamSpec) -> bool {
-    std::env::var("WARPGRAPH_REQUIRE_SYMMETRIC").as_deref() == Ok("1")
-        && team.world > 1
-        && !team.on_one()
+    warpgraph::settings::get().require_gpu && team.world > 1 && !team.on_one()
 }
 
 /// The switch settings tried: Beamer's defaults, each forced direction, and extremes.

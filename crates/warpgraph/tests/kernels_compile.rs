@@ -10,7 +10,7 @@ use warpgraph::{cuda, Error};
 
 #[test]
 fn every_kernel_file_compiles_for_ampere_and_hopper() {
-    let required = std::env::var("WARPGRAPH_REQUIRE_NVRTC").is_ok_and(|v| v == "1");
+    let required = warpgraph::settings::get().require_nvrtc;
     for cc in [(8, 0), (9, 0)] {
         for k in cuda::KERNELS {
             match cuda::compile(k, cc) {

@@ -1,13 +1,14 @@
 //! The memory check refuses oversized work before allocating.
 //!
-//! This is its own test binary because the limit is set through the process environment
-//! (`WARPGRAPH_MEMORY_LIMIT`), which would leak into other tests running in parallel.
+//! This is its own test binary because the limit ([`warpgraph::memory::set_limit`], as
+//! `WARPGRAPH_MEMORY_LIMIT` sets it) is the whole process's, and would reach other tests
+//! running in parallel.
 
 use warpgraph::{BuildOptions, EdgeList, Error, Weights};
 
 #[test]
 fn builder_refuses_with_needed_and_available() {
-    std::env::set_var("WARPGRAPH_MEMORY_LIMIT", "1000000");
+    warpgraph::memory::set_limit(Some(1_000_000));
     let el = EdgeList::new(4_000_000_000, vec![0], vec![1], Weights::None).unwrap();
     let err = el.build(&BuildOptions::default()).unwrap_err();
     match &err {

@@ -13,17 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The cache's folder, made if missing; `None` where it is turned off or cannot be made.
 pub(super) fn dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("WARPGRAPH_KERNEL_CACHE") {
-        Some(v) if v == "off" || v.is_empty() => return None,
-        Some(v) => PathBuf::from(v),
-        None => {
-            let base = std::env::var_os("XDG_CACHE_HOME")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
-            base.join("warpgraph").join("kernels")
-        }
-    };
+    let dir = crate::settings::get().kernel_cache.clone()?;
     std::fs::create_dir_all(&dir).ok()?;
     Some(dir)
 }

@@ -298,14 +298,11 @@ impl Gpu {
         self.ctx.bind_to_thread().map_err(gpu_err)
     }
 
-    /// Device memory free now, in bytes. The environment variable
-    /// `WARPGRAPH_GPU_MEMORY_LIMIT` (bytes) caps it, which is how tests reach the refusal.
+    /// Device memory free now, in bytes, capped by [`crate::memory::gpu_limit`]
+    /// (`WARPGRAPH_GPU_MEMORY_LIMIT`).
     pub fn free_bytes(&self) -> Result<u64> {
         let (free, _) = self.ctx.mem_get_info().map_err(gpu_err)?;
-        let limit = std::env::var("WARPGRAPH_GPU_MEMORY_LIMIT")
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .unwrap_or(u64::MAX);
+        let limit = crate::memory::gpu_limit().unwrap_or(u64::MAX);
         Ok((free as u64).min(limit))
     }
 
@@ -896,7 +893,7 @@ pub fn test_gpu() -> Option<Arc<Gpu>> {
         None => Some(Gpu::open(0).expect("opening GPU 0")),
         Some(why) => {
             assert!(
-                std::env::var("WARPGRAPH_REQUIRE_GPU").as_deref() != Ok("1"),
+                !crate::settings::get().require_gpu,
                 "WARPGRAPH_REQUIRE_GPU=1 but no GPU can be used: {why}"
             );
             eprintln!("skipped: no GPU ({why})");

@@ -96,24 +96,19 @@ impl TeamSpec {
     /// [`Error::Nccl`] for a variable that is not a number, a team that does not hold
     /// this process's ranks, or a missing id file variable.
     pub fn from_env(count: usize) -> Result<TeamSpec> {
-        let patience = patience(std::env::var("WARPGRAPH_NCCL_TIMEOUT").ok().as_deref())?;
-        let var = |name: &str| -> Result<Option<usize>> {
-            match std::env::var(name) {
-                Err(_) => Ok(None),
-                Ok(v) => v.trim().parse().map(Some).map_err(|_| {
-                    Error::Nccl(format!("{name}={v} is not a whole number of at least 0"))
-                }),
-            }
-        };
-        let Some(world) = var("WARPGRAPH_NCCL_WORLD")? else {
+        let settings = crate::settings::get();
+        settings.check().map_err(|e| Error::Nccl(format!("{e}")))?;
+        let nccl = &settings.nccl;
+        let patience = nccl.timeout.unwrap_or(DEFAULT_PATIENCE);
+        let Some(world) = nccl.world else {
             let spec = match one_gpu() {
                 true => TeamSpec::on_one_gpu(0, count),
                 false => TeamSpec::local(count),
             };
             return Ok(TeamSpec { patience, ..spec });
         };
-        let first_rank = var("WARPGRAPH_NCCL_FIRST_RANK")?.unwrap_or(0);
-        let id_file = std::env::var_os("WARPGRAPH_NCCL_ID_FILE").map(PathBuf::from);
+        let first_rank = nccl.first_rank.unwrap_or(0);
+        let id_file = nccl.id_file.clone();
         let spec = TeamSpec {
             world,
             first_rank,
@@ -221,28 +216,15 @@ impl TeamSpec {
 /// Whether `WARPGRAPH_TEAM_ON_ONE_GPU=1` asks a team's ranks to share GPU 0
 /// ([`TeamSpec::from_env`]).
 pub fn one_gpu() -> bool {
-    std::env::var("WARPGRAPH_TEAM_ON_ONE_GPU").as_deref() == Ok("1")
-}
-
-/// The patience `WARPGRAPH_NCCL_TIMEOUT` (`value`, if set) asks for.
-fn patience(value: Option<&str>) -> Result<Duration> {
-    let Some(v) = value else {
-        return Ok(DEFAULT_PATIENCE);
-    };
-    match v.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(Error::Nccl(format!(
-            "WARPGRAPH_NCCL_TIMEOUT={v} is not a number of seconds over 0"
-        ))),
-    }
+    crate::settings::get().team_on_one_gpu
 }
 
 /// Whether a GPU test of NCCL's path can run: a GPU ([`super::test_gpu`], which may skip
 /// or fail the test) and NCCL. Where NCCL is missing the test skips, saying so, unless
-/// `WARPGRAPH_REQUIRE_NCCL=1`, which makes that a failure.
+/// `WARPGRAPH_REQUIRE_GPU=1`, which makes that a failure.
 ///
 /// # Panics
-/// As [`super::test_gpu`]; where NCCL is missing and `WARPGRAPH_REQUIRE_NCCL=1`.
+/// As [`super::test_gpu`]; where NCCL is missing and `WARPGRAPH_REQUIRE_GPU=1`.
 #[doc(hidden)]
 pub fn test_nccl() -> bool {
     if super::test_gpu().is_none() {
@@ -252,8 +234,8 @@ pub fn test_nccl() -> bool {
         return true;
     }
     assert!(
-        std::env::var("WARPGRAPH_REQUIRE_NCCL").as_deref() != Ok("1"),
-        "WARPGRAPH_REQUIRE_NCCL=1 but libnccl.so.2 cannot be opened"
+        !crate::settings::get().require_gpu,
+        "WARPGRAPH_REQUIRE_GPU=1 but libnccl.so.2 cannot be opened"
     );
     eprintln!("skipped: no NCCL (libnccl.so.2)");
     false
@@ -705,19 +687,6 @@ mod tests {
             ..shared
         };
         assert!(!split_shared.on_one() && split_shared.check().is_err());
-    }
-
-    #[test]
-    fn patience_comes_from_the_variable() {
-        assert_eq!(patience(None).unwrap(), DEFAULT_PATIENCE);
-        assert_eq!(
-            patience(Some(" 2.5 ")).unwrap(),
-            Duration::from_millis(2500)
-        );
-        for bad in ["0", "-3", "soon", "inf", "NaN", ""] {
-            let e = patience(Some(bad)).unwrap_err().to_string();
-            assert!(e.contains("WARPGRAPH_NCCL_TIMEOUT"), "{e}");
-        }
     }
 
     /// A process without rank 0 waits for the id file no longer than its patience.
