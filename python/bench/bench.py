@@ -1,4 +1,4 @@
-"""The issue's figures, on this machine, in one run.
+"""The Python package against NetworkX and scipy, on this machine, in one run.
 
 1. NetworkX with ``backend="warpgraph"`` against plain NetworkX on a random graph of
    100,000 nodes and 1,000,000 undirected edges (uniform float weights): Dijkstra from one
@@ -10,8 +10,9 @@
 Each figure is the median of ``--runs`` warm runs (after one untimed run). Prints a
 Markdown table.  Usage: ``python bench/bench.py [--runs 5] [--quick]``.
 
-``--johnson-goal SOURCES`` instead times scipy's johnson on issue 6's goal graph from that
-many sources and extrapolates to all of them.
+``--scipy-johnson SOURCES`` instead times scipy's johnson on the all-pairs benchmark graph
+(n = 16,384 with 16n arcs, weights 1..255) from that many sources and extrapolates to all
+of them.
 """
 
 import argparse
@@ -137,8 +138,8 @@ def scipy_figures(n, m, runs, rows, quick):
               flush=True)
 
 
-def johnson_goal(sources, runs):
-    """scipy's johnson on issue 6's goal graph (n = 16,384 with 16n arcs, weights 1..255,
+def scipy_johnson(sources, runs):
+    """scipy's johnson on the all-pairs benchmark graph (n = 16,384 with 16n arcs, weights 1..255,
     the engine's uniform generator) from ``sources`` sources, extrapolated to all n: a
     source's Dijkstra costs the same whichever it is, and the Bellman-Ford pass (once,
     O(m) here: no negative weight) is timed apart and added once."""
@@ -162,12 +163,12 @@ def main():
     p.add_argument("--quick", action="store_true", help="small graphs, for a smoke test")
     p.add_argument("--skip-nx", action="store_true")
     p.add_argument("--skip-scipy", action="store_true")
-    p.add_argument("--johnson-goal", type=int, metavar="SOURCES",
-                   help="only scipy's johnson on issue 6's goal graph (n = 16,384, 16n "
-                        "arcs) from SOURCES sources, extrapolated to all n")
+    p.add_argument("--scipy-johnson", type=int, metavar="SOURCES",
+                   help="only scipy's johnson on the all-pairs benchmark graph (n = "
+                        "16,384, 16n arcs) from SOURCES sources, extrapolated to all n")
     args = p.parse_args()
-    if args.johnson_goal:
-        johnson_goal(args.johnson_goal, args.runs)
+    if args.scipy_johnson:
+        scipy_johnson(args.scipy_johnson, args.runs)
         return
     n, m = (10_000, 100_000) if args.quick else (100_000, 1_000_000)
     rows = []

@@ -39,7 +39,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _warpgraph
-from .graph import Graph, with_virtual_source
+from ._arrays import matrix_csr, with_virtual_source
+from .graph import Graph
 
 try:  # scipy's own exception class, so that `except NegativeCycleError` keeps working
     from scipy.sparse.csgraph import NegativeCycleError
@@ -87,54 +88,15 @@ _ONE_SOURCE = "delta-stepping"
 
 
 def _csr_arrays(csgraph, directed=True, bfs=False, fw=False):
-    """``(n, indptr int64, indices int32, data float64)`` as scipy's ``validate_graph``
-    would see the matrix. In a masked array every unmasked entry is an edge, as scipy
-    reads it, except that searches by weight skip infinite ones and scipy's
-    Floyd-Warshall (``fw``) zero ones."""
-    import scipy.sparse as sp
-
+    """``(n, indptr int64, indices int32, data float64)`` of a matrix (see
+    :func:`warpgraph._arrays.matrix_csr`) or of a :class:`Graph` (its ``"weight"``
+    adjacency, 1 on every edge of an unweighted one)."""
     if isinstance(csgraph, Graph):
         n = csgraph.number_of_nodes()
         indptr, indices, w = csgraph.adjacency("weight", 1)
         data = np.ones(len(indices)) if w is None else np.asarray(w, dtype=np.float64)
         return n, np.asarray(indptr, np.int64), indices, data
-    if sp.issparse(csgraph):
-        if not directed and csgraph.format == "csc":
-            csgraph = csgraph.T
-        m = csgraph.tocsr().astype(np.float64, copy=False)
-        if m.ndim != 2:
-            raise ValueError("compressed-sparse graph must be 2-D")
-        if m.shape[0] != m.shape[1]:
-            raise ValueError("compressed-sparse graph must be shape (N, N)")
-        indptr = np.asarray(m.indptr, dtype=np.int64)
-        indices = np.ascontiguousarray(m.indices, dtype=np.int32)
-        data = np.ascontiguousarray(m.data)
-        if not bfs and not np.all(np.isfinite(data)):
-            # An infinite weight is no way through for a search by weight.
-            keep = np.isfinite(data)
-            rows = np.repeat(np.arange(m.shape[0]), np.diff(indptr))[keep]
-            indptr = np.zeros(m.shape[0] + 1, dtype=np.int64)
-            np.cumsum(np.bincount(rows, minlength=m.shape[0]), out=indptr[1:])
-            indices, data = indices[keep], data[keep]
-        return m.shape[0], indptr, indices, data
-    if np.ma.isMaskedArray(csgraph):
-        a = np.ma.getdata(csgraph).astype(np.float64)
-        edge = ~np.ma.getmaskarray(csgraph)
-        if not bfs:
-            edge &= np.isfinite(a)
-        if fw:
-            edge &= a != 0
-    else:
-        a = np.asarray(csgraph, dtype=np.float64)
-        edge = (a != 0) & np.isfinite(a)
-    if a.ndim != 2:
-        raise ValueError("compressed-sparse graph must be 2-D")
-    if a.shape[0] != a.shape[1]:
-        raise ValueError("compressed-sparse graph must be shape (N, N)")
-    rows, cols = np.nonzero(edge)
-    indptr = np.zeros(a.shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
-    return a.shape[0], indptr, cols.astype(np.int32), a[rows, cols]
+    return matrix_csr(csgraph, directed, bfs, fw)
 
 
 def _engine(csgraph, directed, unweighted=False, drop_self_loops=False):

@@ -16,24 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _warpgraph
+from ._arrays import matrix_csr
 
 __all__ = ["Graph", "read"]
 
-
-
-def with_virtual_source(indptr, indices, weights, sources):
-    """The engine graph of the CSR arrays ``(indptr, indices, weights)`` (``weights`` None:
-    1 on every arc) with one more vertex, ``n``, joined to each of ``sources`` by an arc of
-    weight 0: a search from ``n`` finds each vertex's distance from its nearest source."""
-    if weights is None:
-        weights = np.ones(len(indices), dtype=np.int64)
-    k = len(sources)
-    return _warpgraph.Graph.from_csr(
-        np.concatenate([indptr, [indptr[-1] + k]]).astype(np.int64),
-        np.concatenate([indices, np.asarray(sources).astype(np.int32)]),
-        np.concatenate([weights, np.zeros(k, dtype=weights.dtype)]),
-        True,
-    )
 
 class Graph:
     """A graph in the warpgraph engine, usable with ``warpgraph.csgraph`` and NetworkX."""
@@ -67,9 +53,7 @@ class Graph:
     def from_scipy(cls, matrix, directed=True):
         """The graph of a square scipy sparse matrix or dense array (scipy's conventions:
         in a dense array 0, inf and NaN are non-edges)."""
-        from .csgraph import _csr_arrays
-
-        n, indptr, indices, data = _csr_arrays(matrix)
+        _, indptr, indices, data = matrix_csr(matrix)
         return cls(_warpgraph.Graph.from_csr(indptr, indices, data, directed))
 
     # -- what both front ends ask -------------------------------------------------------

@@ -29,7 +29,8 @@ from collections import defaultdict
 import numpy as np
 
 from .. import _warpgraph
-from ..graph import Graph, with_virtual_source
+from .._arrays import with_virtual_source
+from ..graph import Graph
 
 #: The engine's method for one source (Dijkstra's answer, in parallel).
 _ONE_SOURCE = "delta-stepping"

@@ -1,8 +1,8 @@
 // Every kernel, copy and memset of a process with its GPU start and end (ns, CUPTI's one
 // clock for all GPUs), one line each into $CUPTI_TRACE_OUT (default /tmp/cupti.txt), for
 // seeing where a search goes without WARPGRAPH_TRACE's events between the kernels.
-// Preloaded (LD_PRELOAD) into the CLI; built on the GPU machine by `scripts/gpu-check run
-// cupti` against its CUDA's cupti.h, KREC, MREC and SREC naming that header's latest
+// Preloaded (LD_PRELOAD) into the CLI; built on the GPU machine by tools/cupti/run against
+// its CUDA's cupti.h, KREC, MREC and SREC naming that header's latest
 // kernel, memcpy and memset records (CUDA 13.0: CUpti_ActivityKernel10, CUpti_ActivityMemcpy6,
 // CUpti_ActivityMemset4). Lines: "K device stream start end blocks name",
 // "C device stream start end bytes kind" (kind 1: to the GPU, 2: from it), "S device stream

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GPU time of a BFS team's searches by kind of kernel, from scripts/cupti/trace.c's lines.
+"""GPU time of a BFS team's searches by kind of kernel, from tools/cupti/trace.c's lines.
 
 usage: summary.py TRACE.txt
 
