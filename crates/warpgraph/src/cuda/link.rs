@@ -23,16 +23,12 @@ use cudarc::driver::{
 };
 use cudarc::nccl::NcclType;
 
+pub use super::exchange::Reduce;
+
+use super::exchange::DEPARTED;
 use super::gpu_err;
 use super::nccl::{self, Comm};
 use crate::error::{Error, Result};
-
-/// A reduction over the ranks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reduce {
-    Min,
-    Max,
-}
 
 /// One rank's end of a team's exchanges.
 pub struct Link {
@@ -62,15 +58,6 @@ struct Meeting {
     arrived: usize,
     held: u64,
     left: bool,
-}
-
-/// What a rank waiting for a rank that left hears. The team reports the leaver's own
-/// error in its place ([`departed`]).
-pub(crate) const DEPARTED: &str = "another rank of the team stopped before this exchange";
-
-/// Whether `e` only says that another rank stopped (its own error says why).
-pub(crate) fn departed(e: &Error) -> bool {
-    matches!(e, Error::Nccl(m) if m == DEPARTED)
 }
 
 impl Hub {
@@ -633,6 +620,7 @@ impl Drop for Group<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cuda::exchange::departed;
     use crate::cuda::team::{self, TeamSpec};
 
     fn at(ptr: u64, bytes: usize) -> Piece {

@@ -8,15 +8,16 @@
 //! Kernels are CUDA C in `.cu` files beside the algorithm they serve (for example
 //! `bfs/cuda/bfs.cu`). [`Gpu::module`] compiles a file with NVRTC for the GPU's own
 //! architecture the first time it is needed and keeps the module for the life of the
-//! process; a compile error carries NVRTC's log. [`KERNELS`] lists every file, so that a
-//! test can compile them all.
+//! process; a compile error carries NVRTC's log. Each algorithm lists its files in its own
+//! `KERNEL_SOURCES` (for example `bfs::cuda::KERNEL_SOURCES`), so that a test can compile
+//! them all; this module knows no algorithm.
 //!
 //! The parts, each in a file of its own: `driver` (the libraries, the GPU count, the
 //! driver's errors), `probe` (what GPUs there are), `context` (an opened [`Gpu`], its
 //! modules and memory checks), `compile` and `cache` (NVRTC and the kernel cache on
 //! disk), `buffer` (device and page-locked memory), `timer`, `mailbox` (posts from a
 //! kernel to the host), `launch` (launch geometry); and for teams of GPUs, [`team`],
-//! [`link`] and `nccl`.
+//! [`link`], `nccl` and `exchange` (what both ways of exchanging share).
 //!
 //! ```no_run
 //! // Which GPUs are there?
@@ -31,6 +32,7 @@ mod cache;
 mod compile;
 mod context;
 mod driver;
+mod exchange;
 mod launch;
 pub mod link;
 mod mailbox;
@@ -49,15 +51,3 @@ pub(crate) use driver::gpu_err;
 pub(crate) use launch::{grid_for, launch_config};
 pub(crate) use mailbox::{Mailbox, Spin};
 pub(crate) use timer::Timer;
-
-/// Every kernel file of the backend (a test compiles each one).
-pub const KERNELS: &[&KernelSource] = &[
-    &crate::bfs::cuda::KERNELS,
-    &crate::bfs::cuda::multi::KERNELS,
-    &crate::sssp::cuda::KERNELS_I32,
-    &crate::sssp::cuda::KERNELS_I64,
-    &crate::sssp::cuda::KERNELS_F32,
-    &crate::sssp::cuda::KERNELS_F64,
-    &crate::apsp::cuda::KERNELS,
-    &crate::mst::cuda::KERNELS,
-];

@@ -23,7 +23,7 @@ use cudarc::driver::{CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut,
 use cudarc::nccl::sys::{self, ncclComm_t, ncclResult_t};
 use cudarc::nccl::{Id, NcclType};
 
-use super::link::{Reduce, DEPARTED};
+use super::exchange::{Reduce, DEPARTED};
 use crate::error::{Error, Result};
 
 /// How long a rank of a team waits for the others, and a flag by which the ranks of one
