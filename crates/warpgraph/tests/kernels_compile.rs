@@ -38,4 +38,5 @@ fn every_kernel_file_compiles_for_ampere_and_hopper() {
     };
     let e = cuda::compile(&broken, (9, 0)).unwrap_err();
     assert!(e.to_string().contains("undeclared_thing"), "{e}");
+    assert!(matches!(e, Error::KernelCompile { .. }), "{e:?}");
 }

@@ -26,8 +26,8 @@ const COMMON: &str = include_str!("common.cuh");
 /// Compiles a kernel file for compute capability `cc` (e.g. (9, 0) gives `sm_90`).
 ///
 /// # Errors
-/// [`Error::NoGpu`] when NVRTC is not installed; [`Error::Gpu`] with NVRTC's log when the
-/// source does not compile.
+/// [`Error::NoGpu`] when NVRTC is not installed; [`Error::KernelCompile`] with NVRTC's log
+/// when the source does not compile; [`Error::Nvrtc`] when NVRTC fails otherwise.
 pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
     if !nvrtc_present() {
         return Err(Error::NoGpu(
@@ -35,20 +35,23 @@ pub fn compile(kernels: &KernelSource, cc: (i32, i32)) -> Result<Ptx> {
                 .into(),
         ));
     }
+    let file = format!("{}.cu", kernels.name);
     let opts = CompileOptions {
         options: compile_options(cc),
-        name: Some(format!("{}.cu", kernels.name)),
+        name: Some(file.clone()),
         ..Default::default()
     };
     cudarc::nvrtc::compile_ptx_with_opts(full_source(kernels), opts).map_err(|e| match e {
-        CompileError::CompileError { log, .. } => Error::Gpu(format!(
-            "{}.cu did not compile for sm_{}{}:\n{}",
-            kernels.name,
-            cc.0,
-            cc.1,
-            log.to_string_lossy()
-        )),
-        e => Error::Gpu(format!("NVRTC failed on {}.cu: {e:?}", kernels.name)),
+        CompileError::CompileError { nvrtc, log, .. } => Error::KernelCompile {
+            file,
+            arch: format!("sm_{}{}", cc.0, cc.1),
+            log: log.to_string_lossy().into_owned(),
+            source: nvrtc,
+        },
+        CompileError::CreationError(source)
+        | CompileError::GetLogError(source)
+        | CompileError::GetPtxError(source)
+        | CompileError::DestroyError(source) => Error::Nvrtc { file, source },
     })
 }
 

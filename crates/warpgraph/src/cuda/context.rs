@@ -66,7 +66,7 @@ impl Gpu {
     /// Opens GPU `ordinal` (the same [`Gpu`] for every call in a process).
     ///
     /// # Errors
-    /// [`Error::NoGpu`] when there is no such GPU (with the reason), [`Error::Gpu`] when
+    /// [`Error::NoGpu`] when there is no such GPU (with the reason), [`Error::Driver`] when
     /// the driver fails to create a context.
     pub fn open(ordinal: usize) -> Result<Arc<Gpu>> {
         static OPEN: OnceLock<Mutex<HashMap<usize, Arc<Gpu>>>> = OnceLock::new();

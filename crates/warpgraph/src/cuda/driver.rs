@@ -39,12 +39,18 @@ pub(super) fn count_gpus() -> Result<usize> {
     Ok(n as usize)
 }
 
-/// A driver error as a warpgraph error.
+/// A driver error as a warpgraph error ([`Error::Driver`], the driver's error its source).
 pub(crate) fn gpu_err(e: DriverError) -> Error {
-    Error::Gpu(e.to_string())
+    Error::Driver {
+        context: String::new(),
+        source: e,
+    }
 }
 
 /// As [`gpu_err`], saying what was being done (`context`, e.g. the kernel being loaded).
 pub(crate) fn driver_err(context: impl Into<String>) -> impl FnOnce(DriverError) -> Error {
-    move |e| Error::Gpu(format!("{}: {e}", context.into()))
+    move |e| Error::Driver {
+        context: context.into(),
+        source: e,
+    }
 }

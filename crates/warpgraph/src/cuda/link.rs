@@ -210,7 +210,7 @@ impl Link {
     /// waits for another rank.
     ///
     /// # Errors
-    /// [`Error::Gpu`] when the GPU fails; [`Error::Nccl`] as [`Link::watch`] says.
+    /// [`Error::Driver`] when the GPU fails; [`Error::Nccl`] as [`Link::watch`] says.
     pub fn sync(&self) -> Result<()> {
         match &self.way {
             Way::Shared(_) => self.stream.synchronize().map_err(gpu_err),
@@ -319,7 +319,7 @@ impl Link {
     /// `buf` reduced over the ranks by `op`, element by element, on every rank.
     ///
     /// # Errors
-    /// [`Error::Nccl`] or [`Error::Gpu`] when the exchange fails.
+    /// [`Error::Nccl`] or [`Error::Driver`] when the exchange fails.
     pub fn all_reduce_in_place<T>(&self, buf: &mut CudaSlice<T>, op: Reduce) -> Result<()>
     where
         T: NcclType + DeviceRepr + ValidAsZeroBits + Copy + PartialOrd,
@@ -592,7 +592,7 @@ impl<'g> Group<'g> {
     /// Makes the group's exchanges.
     ///
     /// # Errors
-    /// [`Error::Nccl`] when NCCL fails them; [`Error::Gpu`] when the copies on a shared
+    /// [`Error::Nccl`] when NCCL fails them; [`Error::Driver`] when the copies on a shared
     /// GPU fail.
     pub fn end(mut self) -> Result<()> {
         self.finish()

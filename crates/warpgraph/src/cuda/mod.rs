@@ -47,7 +47,7 @@ pub use probe::{available, probe, test_gpu, unavailable_reason, Inventory};
 pub use timer::GpuTimes;
 
 pub(crate) use buffer::{Buffer, Registered};
-pub(crate) use driver::gpu_err;
+pub(crate) use driver::{driver_err, gpu_err};
 pub(crate) use launch::{grid_for, launch_config};
 pub(crate) use mailbox::{Mailbox, Spin};
 pub(crate) use timer::Timer;
