@@ -131,13 +131,53 @@ pub enum Error {
     #[error("no usable GPU: {0}")]
     NoGpu(String),
 
-    /// The CUDA driver or the NVRTC compiler reported an error (for a kernel that did not
-    /// compile, NVRTC's log is part of the message).
+    /// The CUDA driver refused a call. The message is the driver's error, after what was
+    /// being done where the caller says (`context`, empty where it does not).
+    #[error("GPU error: {context}{}{source}", if context.is_empty() { "" } else { ": " })]
+    Driver {
+        /// What was being done (a kernel being loaded, an exchange), or empty.
+        context: String,
+        /// The driver's error: its code and NVIDIA's words for it.
+        #[source]
+        source: cudarc::driver::DriverError,
+    },
+
+    /// A kernel file did not compile. The message holds NVRTC's log, whose lines name the
+    /// file's own lines.
+    #[error("GPU error: {file} did not compile for {arch}:\n{log}")]
+    KernelCompile {
+        /// The file, e.g. `bfs.cu`.
+        file: String,
+        /// The architecture compiled for, e.g. `sm_90`.
+        arch: String,
+        /// NVRTC's log.
+        log: String,
+        /// NVRTC's result code.
+        #[source]
+        source: cudarc::nvrtc::result::NvrtcError,
+    },
+
+    /// NVRTC failed on a kernel file other than by a compile error (creating the program,
+    /// reading back its PTX).
+    #[error("GPU error: NVRTC failed on {file}: {source}")]
+    Nvrtc {
+        /// The file, e.g. `bfs.cu`.
+        file: String,
+        /// NVRTC's result code.
+        #[source]
+        source: cudarc::nvrtc::result::NvrtcError,
+    },
+
+    /// A GPU computation went wrong in a way warpgraph itself detects (a kernel that
+    /// reported a bad state, a kernel that cannot run on this GPU). Errors of the driver
+    /// and of NVRTC are [`Error::Driver`], [`Error::KernelCompile`] and [`Error::Nvrtc`].
     #[error("GPU error: {0}")]
     Gpu(String),
 
     /// Several GPUs were asked for and they cannot work together: NCCL missing, a bad
-    /// team description, or an NCCL call that failed (the message says which).
+    /// team description, or an NCCL call that failed (the message says which, with NCCL's
+    /// code, its words for it and its last message: cudarc's NCCL error type is a bare
+    /// code that is no [`std::error::Error`], so none is kept as a source).
     #[error("multi-GPU (NCCL): {0}")]
     Nccl(String),
 }
@@ -196,6 +236,38 @@ mod tests {
             e.to_string(),
             "g.gr:12: expected 'a <u> <v> <w>', found 'a 1'"
         );
+    }
+
+    /// The driver's and NVRTC's errors stay reachable as the source; the message reads as
+    /// every GPU error does. (A driver error is not displayed here: its words come from the
+    /// driver library, which a machine without a GPU lacks.)
+    #[test]
+    fn gpu_library_errors_keep_their_source() {
+        use cudarc::driver::{sys::CUresult, DriverError};
+        use cudarc::nvrtc::{result::NvrtcError, sys::nvrtcResult};
+        use std::error::Error as _;
+
+        let code = DriverError(CUresult::CUDA_ERROR_OUT_OF_MEMORY);
+        let e = Error::Driver {
+            context: "loading bfs.cu".into(),
+            source: code,
+        };
+        let source = e.source().and_then(|s| s.downcast_ref::<DriverError>());
+        assert_eq!(source, Some(&code));
+
+        let nvrtc = NvrtcError(nvrtcResult::NVRTC_ERROR_COMPILATION);
+        let e = Error::KernelCompile {
+            file: "bfs.cu".into(),
+            arch: "sm_90".into(),
+            log: "bfs.cu(3): error: identifier \"x\" is undefined".into(),
+            source: nvrtc,
+        };
+        assert_eq!(
+            e.to_string(),
+            "GPU error: bfs.cu did not compile for sm_90:\nbfs.cu(3): error: identifier \"x\" is undefined"
+        );
+        let source = e.source().and_then(|s| s.downcast_ref::<NvrtcError>());
+        assert_eq!(source, Some(&nvrtc));
     }
 
     #[test]

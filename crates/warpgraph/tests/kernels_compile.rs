@@ -6,13 +6,21 @@
 //!
 //! Skips where NVRTC cannot be opened, and fails instead with `WARPGRAPH_REQUIRE_NVRTC=1`.
 
-use warpgraph::{cuda, Error};
+use warpgraph::{apsp, bfs, cuda, mst, sssp, Error};
+
+/// Every kernel file, as each algorithm lists its own.
+const FAMILIES: [&[&cuda::KernelSource]; 4] = [
+    bfs::cuda::KERNEL_SOURCES,
+    sssp::cuda::KERNEL_SOURCES,
+    apsp::cuda::KERNEL_SOURCES,
+    mst::cuda::KERNEL_SOURCES,
+];
 
 #[test]
 fn every_kernel_file_compiles_for_ampere_and_hopper() {
     let required = warpgraph::settings::get().require_nvrtc;
     for cc in [(8, 0), (9, 0)] {
-        for k in cuda::KERNELS {
+        for k in FAMILIES.iter().flat_map(|f| f.iter()) {
             match cuda::compile(k, cc) {
                 Ok(_) => {}
                 Err(Error::NoGpu(why)) if !required => {
@@ -30,4 +38,5 @@ fn every_kernel_file_compiles_for_ampere_and_hopper() {
     };
     let e = cuda::compile(&broken, (9, 0)).unwrap_err();
     assert!(e.to_string().contains("undeclared_thing"), "{e}");
+    assert!(matches!(e, Error::KernelCompile { .. }), "{e:?}");
 }

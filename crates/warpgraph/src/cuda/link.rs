@@ -23,16 +23,12 @@ use cudarc::driver::{
 };
 use cudarc::nccl::NcclType;
 
+pub use super::exchange::Reduce;
+
+use super::exchange::DEPARTED;
 use super::gpu_err;
 use super::nccl::{self, Comm};
 use crate::error::{Error, Result};
-
-/// A reduction over the ranks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reduce {
-    Min,
-    Max,
-}
 
 /// One rank's end of a team's exchanges.
 pub struct Link {
@@ -62,15 +58,6 @@ struct Meeting {
     arrived: usize,
     held: u64,
     left: bool,
-}
-
-/// What a rank waiting for a rank that left hears. The team reports the leaver's own
-/// error in its place ([`departed`]).
-pub(crate) const DEPARTED: &str = "another rank of the team stopped before this exchange";
-
-/// Whether `e` only says that another rank stopped (its own error says why).
-pub(crate) fn departed(e: &Error) -> bool {
-    matches!(e, Error::Nccl(m) if m == DEPARTED)
 }
 
 impl Hub {
@@ -223,7 +210,7 @@ impl Link {
     /// waits for another rank.
     ///
     /// # Errors
-    /// [`Error::Gpu`] when the GPU fails; [`Error::Nccl`] as [`Link::watch`] says.
+    /// [`Error::Driver`] when the GPU fails; [`Error::Nccl`] as [`Link::watch`] says.
     pub fn sync(&self) -> Result<()> {
         match &self.way {
             Way::Shared(_) => self.stream.synchronize().map_err(gpu_err),
@@ -332,7 +319,7 @@ impl Link {
     /// `buf` reduced over the ranks by `op`, element by element, on every rank.
     ///
     /// # Errors
-    /// [`Error::Nccl`] or [`Error::Gpu`] when the exchange fails.
+    /// [`Error::Nccl`] or [`Error::Driver`] when the exchange fails.
     pub fn all_reduce_in_place<T>(&self, buf: &mut CudaSlice<T>, op: Reduce) -> Result<()>
     where
         T: NcclType + DeviceRepr + ValidAsZeroBits + Copy + PartialOrd,
@@ -605,7 +592,7 @@ impl<'g> Group<'g> {
     /// Makes the group's exchanges.
     ///
     /// # Errors
-    /// [`Error::Nccl`] when NCCL fails them; [`Error::Gpu`] when the copies on a shared
+    /// [`Error::Nccl`] when NCCL fails them; [`Error::Driver`] when the copies on a shared
     /// GPU fail.
     pub fn end(mut self) -> Result<()> {
         self.finish()
@@ -633,6 +620,7 @@ impl Drop for Group<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cuda::exchange::departed;
     use crate::cuda::team::{self, TeamSpec};
 
     fn at(ptr: u64, bytes: usize) -> Piece {

@@ -23,7 +23,8 @@ use cudarc::driver::{CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut,
 use cudarc::nccl::sys::{self, ncclComm_t, ncclResult_t};
 use cudarc::nccl::{Id, NcclType};
 
-use super::link::{Reduce, DEPARTED};
+use super::driver_err;
+use super::exchange::{Reduce, DEPARTED};
 use crate::error::{Error, Result};
 
 /// How long a rank of a team waits for the others, and a flag by which the ranks of one
@@ -281,7 +282,7 @@ impl Comm {
         let what = format!("rank {} of {}: symmetric memory", self.rank, self.world);
         let memory = self.symmetric_memory(bytes, &what);
         if !agree(matches!(memory, Ok(Some(_))))? {
-            if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+            if crate::settings::get().trace > 0 {
                 let why = match &memory {
                     Ok(Some(_)) => "another rank has none".to_string(),
                     Ok(None) => "NCCL before 2.27".to_string(),
@@ -327,7 +328,7 @@ impl Comm {
         self.stream
             .context()
             .bind_to_thread()
-            .map_err(|e| Error::Gpu(format!("{what}: {e}")))?;
+            .map_err(driver_err(what))?;
         let mut ptr = null_mut();
         // SAFETY: a place for the address; this thread's current GPU is the stream's.
         check(unsafe { sys::ncclMemAlloc(&mut ptr, bytes) }, raw, what)?;
@@ -336,7 +337,7 @@ impl Comm {
         unsafe {
             cudarc::driver::result::memset_d8_async(ptr as u64, 0, bytes, self.stream.cu_stream())
         }
-        .map_err(|e| Error::Gpu(format!("{what}: {e}")))?;
+        .map_err(driver_err(what))?;
         Ok(Some(memory))
     }
 

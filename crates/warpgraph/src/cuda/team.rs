@@ -39,7 +39,8 @@ use std::time::{Duration, Instant};
 
 use cudarc::nccl::Id;
 
-use super::link::{departed, Hub, Link, Reduce, DEPARTED};
+use super::exchange::{departed, Reduce, DEPARTED};
+use super::link::{Hub, Link};
 use super::nccl::{self, Comm, Watch};
 use super::{Gpu, Spin};
 use crate::error::{Error, Result};

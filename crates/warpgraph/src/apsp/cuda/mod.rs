@@ -52,6 +52,9 @@ pub const KERNELS: KernelSource = KernelSource {
     source: include_str!("fw.cu"),
 };
 
+/// Every kernel file of the APSP (a test compiles each one).
+pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];
+
 /// The tile edge of `fw-blocked` (`TILE` in `fw.cu`).
 const TILE: u32 = 32;
 /// The block edge of `fw-tuned`'s third phase (`TT` in `fw.cu`).

@@ -117,6 +117,9 @@ pub const KERNELS: KernelSource = KernelSource {
     source: include_str!("bfs.cu"),
 };
 
+/// Every kernel file of the BFS (a test compiles each one).
+pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS, &multi::KERNELS];
+
 /// Entries of the bottom-up hub cache (`HUB_CACHE` in `bfs.cu`).
 const HUB_CACHE: usize = 4096;
 /// Threads per block of the per-vertex kernels.

@@ -57,6 +57,9 @@ pub const KERNELS: KernelSource = KernelSource {
     source: include_str!("boruvka.cu"),
 };
 
+/// Every kernel file of the MST (a test compiles each one).
+pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];
+
 /// Threads per block of every kernel.
 const THREADS: u32 = 256;
 /// Rows of at most this many arcs are scanned by one thread (`THREAD_MAX` of the kernels).

@@ -124,6 +124,10 @@ pub const KERNELS_F32: KernelSource = sssp_kernels!("f32");
 /// See [`KERNELS_I32`].
 pub const KERNELS_F64: KernelSource = sssp_kernels!("f64");
 
+/// Every kernel file of the SSSP (a test compiles each one).
+pub const KERNEL_SOURCES: &[&KernelSource] =
+    &[&KERNELS_I32, &KERNELS_I64, &KERNELS_F32, &KERNELS_F64];
+
 /// The kernels for the weight type `suffix` names (`i32`, `i64`, `f32` or `f64`, as the
 /// kernels' names end).
 pub(crate) fn kernels(suffix: &str) -> &'static KernelSource {
