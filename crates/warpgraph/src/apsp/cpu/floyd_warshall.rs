@@ -21,8 +21,8 @@
 //! and the tile kernels work on fixed-size arrays: phase 3 keeps two row segments of 64
 //! distances in vector registers across the 64 pivots of a tile (each loaded row of tile
 //! `(K, J)` serves both), and the kernels are compiled for AVX2 and AVX-512 besides the
-//! baseline and picked at run time (the environment variable `WARPGRAPH_ISA=base` or
-//! `avx2` caps the choice, for testing).
+//! baseline and picked at run time ([`Isa::best`]; [`floyd_warshall_with_isa`] takes a
+//! lower one, so that every compilation can be tested on one machine).
 //!
 //! Predecessors (optional) follow the pivots: when `D[i][k] + D[k][j]` improves `D[i][j]`,
 //! `P[i][j] = P[k][j]`. Every tree arc then satisfies `D[i][v] >= D[i][P[i][v]] + w`, which
@@ -132,7 +132,44 @@ pub fn floyd_warshall_with(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<()> {
-    floyd_warshall_by(g, opts, sink, progress, None)
+    floyd_warshall_with_isa(g, opts, sink, progress, Isa::best())
+}
+
+/// [`floyd_warshall_with`] on the tile kernels compiled for `isa`, or for the best
+/// instruction set the processor has when it lacks `isa` (an upper bound, so that a test
+/// can run every compilation the machine allows).
+///
+/// # Arguments
+/// As [`floyd_warshall_with`], plus `isa`.
+///
+/// # Returns
+/// As [`floyd_warshall`].
+///
+/// # Errors
+/// As [`floyd_warshall`].
+///
+/// # Complexity
+/// As [`floyd_warshall`].
+///
+/// ```
+/// use warpgraph::apsp::{cpu::{floyd_warshall_with_isa, Isa}, ApspOptions, MatrixSink};
+/// use warpgraph::{BuildOptions, EdgeList, NoProgress, Weights};
+/// let g = EdgeList::new(2, vec![0], vec![1], Weights::from(vec![4i32]))
+///     .unwrap().build(&BuildOptions::default()).unwrap();
+/// for isa in Isa::ALL {
+///     let mut sink = MatrixSink::new();
+///     floyd_warshall_with_isa(&g, &ApspOptions::default(), &mut sink, &NoProgress, isa).unwrap();
+///     assert_eq!(sink.into_matrix().unwrap().as_i64().unwrap(), &[0, 4, i64::MAX, 0]);
+/// }
+/// ```
+pub fn floyd_warshall_with_isa(
+    g: &Graph,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+    isa: Isa,
+) -> Result<()> {
+    floyd_warshall_on(g, opts, sink, progress, isa, None)
 }
 
 /// The working matrix of a run, for a solver that does the rounds in place of the CPU's
@@ -170,13 +207,26 @@ pub(crate) enum Matrix<'a> {
 /// negative cycle showed up.
 pub(crate) type Solver<'s> = &'s mut dyn FnMut(Work<'_>) -> Result<Option<usize>>;
 
-/// [`floyd_warshall_with`], the rounds done by `solver` when given: the plan, memory check,
-/// initial matrix, negative-cycle report and rows to the sink stay the CPU's.
+/// [`floyd_warshall_with`], the rounds done by `solver`: the plan, memory check, initial
+/// matrix, negative-cycle report and rows to the sink stay the CPU's.
 pub(crate) fn floyd_warshall_by(
     g: &Graph,
     opts: &ApspOptions,
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
+    solver: Solver<'_>,
+) -> Result<()> {
+    floyd_warshall_on(g, opts, sink, progress, Isa::best(), Some(solver))
+}
+
+/// The run: the rounds by `solver` when given, else on the CPU's kernels compiled for
+/// `isa` (capped by what the processor has).
+fn floyd_warshall_on(
+    g: &Graph,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+    isa: Isa,
     solver: Option<Solver<'_>>,
 ) -> Result<()> {
     let plan = plan(g)?;
@@ -202,7 +252,8 @@ pub(crate) fn floyd_warshall_by(
         needed,
     )?;
     sink.begin(&info)?;
-    let isa = Isa::detect();
+    // Only an instruction set the processor has reaches the kernels (see `multiversion`).
+    let isa = isa.min(Isa::best());
     let ctx = Ctx {
         g,
         opts,
@@ -487,52 +538,62 @@ impl Cell for f64 {
     }
 }
 
-/// The instruction set the tile kernels were compiled for, picked once per run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Isa {
+/// An instruction set the Floyd-Warshall tile kernels are compiled for: a run uses the
+/// best one the processor has ([`Isa::best`]), or a lower one given to
+/// [`floyd_warshall_with_isa`] (every choice computes the same result; the choice exists
+/// so that each compilation can be run and compared on one machine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Isa {
+    /// The target's baseline (SSE2 on x86-64).
     Base,
-    #[cfg(target_arch = "x86_64")]
+    /// AVX2 and FMA (x86-64).
     Avx2,
-    #[cfg(target_arch = "x86_64")]
+    /// AVX-512 F, BW, VL and DQ, with AVX2 and FMA (x86-64).
     Avx512,
 }
 
 impl Isa {
-    /// The best instruction set this processor has, capped by the environment variable
-    /// `WARPGRAPH_ISA` (`base`, `avx2`), which exists so that tests can run every
-    /// compilation of the kernels on one machine.
-    fn detect() -> Isa {
-        let cap = std::env::var("WARPGRAPH_ISA").unwrap_or_default();
-        if cap == "base" {
-            return Isa::Base;
-        }
+    /// Every instruction set, from the lowest.
+    pub const ALL: [Isa; 3] = [Isa::Base, Isa::Avx2, Isa::Avx512];
+
+    /// The best instruction set this processor has.
+    ///
+    /// ```
+    /// use warpgraph::apsp::cpu::Isa;
+    /// assert!(Isa::best() >= Isa::Base);
+    /// assert!(Isa::best().available());
+    /// ```
+    pub fn best() -> Isa {
         #[cfg(target_arch = "x86_64")]
         {
-            if cap == "avx2" {
-                return if std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("fma")
-                {
-                    Isa::Avx2
-                } else {
-                    Isa::Base
-                };
-            }
-            if std::arch::is_x86_feature_detected!("avx512f")
+            let avx2 = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma");
+            if avx2
+                && std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512bw")
                 && std::arch::is_x86_feature_detected!("avx512vl")
                 && std::arch::is_x86_feature_detected!("avx512dq")
-                && std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
             {
                 return Isa::Avx512;
             }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
+            if avx2 {
                 return Isa::Avx2;
             }
         }
         Isa::Base
+    }
+
+    /// Whether this processor can run the kernels compiled for `self` (every set below
+    /// [`Isa::best`] is included in it).
+    pub fn available(self) -> bool {
+        self <= Isa::best()
+    }
+}
+
+impl Default for Isa {
+    /// [`Isa::best`].
+    fn default() -> Isa {
+        Isa::best()
     }
 }
 
@@ -1010,10 +1071,12 @@ macro_rules! multiversion {
                     $body::<$C>($($arg),*)
                 }
                 match isa {
-                    // SAFETY: `Isa::detect` returned this variant only after
-                    // `is_x86_feature_detected!` confirmed every feature enabled above.
+                    // SAFETY: every run caps its `Isa` by `Isa::best`, which returns this
+                    // variant only after `is_x86_feature_detected!` confirmed every feature
+                    // enabled above.
                     Isa::Avx512 => return unsafe { avx512::<$C>($($arg),*) },
-                    // SAFETY: as above, AVX2 and FMA were detected.
+                    // SAFETY: as above: `Isa::best` is at least `Avx2` only where AVX2 and
+                    // FMA were detected.
                     Isa::Avx2 => return unsafe { avx2::<$C>($($arg),*) },
                     Isa::Base => {}
                 }

@@ -186,7 +186,7 @@ fn run(
         Ok(cycle)
     };
     progress.begin("floyd-warshall (GPU)", 1);
-    let r = floyd_warshall_by(g, opts, sink, progress, Some(&mut solve));
+    let r = floyd_warshall_by(g, opts, sink, progress, &mut solve);
     progress.finish();
     r.map(|_| kernel_seconds)
 }
