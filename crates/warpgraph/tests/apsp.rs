@@ -20,8 +20,8 @@ use warpgraph::apsp::{
 };
 use warpgraph::{BuildOptions, EdgeList, Error, Graph, NoProgress, Weights};
 
-/// The GPU's Floyd-Warshall variants and (without predecessors, which it does not give
-/// yet) its Johnson on `g`, each result as a matrix (none where no GPU can be used).
+/// The GPU's Floyd-Warshall variants and (without predecessors, which it refuses) its
+/// Johnson on `g`, each result as a matrix (none where no GPU can be used).
 fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(String, warpgraph::Result<DistMatrix>)> {
     let Some(gpu) = common::gpu() else {
         return Vec::new();
