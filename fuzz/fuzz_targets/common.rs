@@ -24,7 +24,7 @@ pub fn options(b: u8) -> ReadOptions {
 
 pub fn check(data: &[u8], format: Format) {
     // Large headers must be refused by the memory check, not by the fuzzer's malloc limit.
-    std::env::set_var("WARPGRAPH_MEMORY_LIMIT", "33554432");
+    warpgraph::memory::set_limit(Some(32 << 20));
     let Some((&b, body)) = data.split_first() else { return };
     let opts = options(b);
     if let Ok(g) = io::read_bytes(body, format, Path::new("fuzz"), &opts, &NoProgress) {

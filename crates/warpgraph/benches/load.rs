@@ -1,12 +1,13 @@
 //! Loading throughput: how fast each format reads on this machine.
 //!
-//! Generates a Kronecker graph (scale from `WARPGRAPH_BENCH_SCALE`, default 20, weights
-//! 1..255 as GAPBS), writes it in every format to a temporary directory, then reads each
-//! file `WARPGRAPH_BENCH_RUNS` times (default 5) after one warm-up read, and prints the
-//! median seconds and MB/s of text (file bytes / time) for the whole load: parsing and
-//! building the CSR. Every graph read back is compared with the original.
+//! Generates a Kronecker graph (scale `--scale`, default 20, weights 1..255 as GAPBS),
+//! writes it in every format to a temporary directory, then reads each file `--runs` times
+//! (default 5) after one warm-up read, and prints the median seconds and MB/s of text (file
+//! bytes / time) for the whole load: parsing and building the CSR. Every graph read back is
+//! compared with the original.
 //!
-//! Run: `cargo bench -p warpgraph --bench load`
+//! Run: `cargo bench -p warpgraph --bench load`, or with options after `--`:
+//! `cargo bench -p warpgraph --bench load -- --scale 22 --runs 3`.
 
 use std::path::Path;
 use std::time::Instant;
@@ -15,11 +16,32 @@ use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
 use warpgraph::io::{self, Format, IdMode, ReadOptions, WriteOptions};
 use warpgraph::{Graph, NoProgress};
 
-fn env(name: &str, default: u32) -> u32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+const USAGE: &str = "usage: load [--scale N] [--runs N]";
+
+/// The Kronecker scale and the timed runs per format, from the command line (`cargo bench`
+/// adds `--bench`, which is ignored).
+fn arguments() -> (u32, u32) {
+    let (mut scale, mut runs) = (20, 5);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let slot = match a.as_str() {
+            "--scale" => &mut scale,
+            "--runs" => &mut runs,
+            "--bench" => continue,
+            _ => {
+                eprintln!("unknown argument {a:?}; {USAGE}");
+                std::process::exit(2);
+            }
+        };
+        match args.next().and_then(|v| v.parse().ok()) {
+            Some(v) => *slot = v,
+            None => {
+                eprintln!("{a} needs a number; {USAGE}");
+                std::process::exit(2);
+            }
+        }
+    }
+    (scale, runs.max(1))
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -28,8 +50,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let scale = env("WARPGRAPH_BENCH_SCALE", 20);
-    let runs = env("WARPGRAPH_BENCH_RUNS", 5).max(1);
+    let (scale, runs) = arguments();
     let dir = tempfile::tempdir().expect("temporary directory");
     let t = Instant::now();
     let g = generate(

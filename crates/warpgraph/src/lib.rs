@@ -12,7 +12,9 @@
 //!   and its verifier side by side;
 //! - [`cuda`]: the CUDA backend's common ground (finding GPUs, compiling kernels, device
 //!   memory); each algorithm's GPU code sits in its family's `cuda` module;
-//! - [`memory`]: knowing how much memory there is before allocating.
+//! - [`memory`]: knowing how much memory there is before allocating;
+//! - [`settings`]: the process-wide settings (`WARPGRAPH_*` environment variables), read
+//!   once.
 //!
 //! ```
 //! use warpgraph::generate::{Generator, GenerateOptions};

@@ -1,257 +1,27 @@
-//! All-pairs shortest paths: Floyd-Warshall and Johnson against a serial oracle written
-//! here, the verifier against broken results, and the `.npy` / TSV sinks read back. The
-//! GPU's Floyd-Warshall variants run beside the CPU's where a GPU can be used (and must
-//! with `WARPGRAPH_REQUIRE_GPU=1`; see `common::gpu`).
+//! All-pairs shortest paths: Floyd-Warshall and Johnson against a serial oracle (every
+//! compilation of the CPU's tile kernels too), negative cycles, hand-written golden
+//! results, wide weights and overflow, and the choice of algorithm. The GPU's
+//! Floyd-Warshall variants, alone and in teams, run beside the CPU's where a GPU can be
+//! used (and must with `WARPGRAPH_REQUIRE_GPU=1`; see `common::gpu`). The verifier and the
+//! sinks are tested in `apsp_output`.
 
+mod apsp_support;
 mod common;
 
-use std::collections::HashMap;
 use std::str::FromStr;
 
+use apsp_support::{check_paths, graph, graph_strategy, run, TestGraph, TestWeights, INF};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use warpgraph::apsp::cuda::FwVariant;
-use warpgraph::apsp::sink::NpyDtype;
 use warpgraph::apsp::{
-    apsp, apsp_matrix, cpu, verify_matrix, verify_negative_cycle, verify_row, Algorithm,
-    ApspOptions, DistMatrix, DistType, Dists, MatrixSink, NpySink, RowBlock, RowSink, TsvSink,
-    VerifyingSink,
+    apsp, apsp_matrix, cpu, verify_matrix, verify_negative_cycle, Algorithm, ApspOptions,
+    DistMatrix, DistType, MatrixSink,
 };
-use warpgraph::{
-    BuildOptions, Duplicates, EdgeList, Error, Graph, NoProgress, SelfLoops, VertexIds, Weights,
-};
+use warpgraph::{BuildOptions, EdgeList, Error, Graph, NoProgress, Weights};
 
-const INF: i64 = i64::MAX;
-
-// ---------------------------------------------------------------------------------------
-// The oracle: plain serial Bellman-Ford per source over the edge list, in i128 / f64.
-
-/// Weights of a test graph as exact numbers (floats here are small integers or dyadic
-/// fractions, so every sum is exact in f64).
-#[derive(Debug, Clone)]
-enum TestWeights {
-    None,
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-}
-
-impl TestWeights {
-    fn get(&self, i: usize) -> f64 {
-        match self {
-            TestWeights::None => 1.0,
-            TestWeights::I32(w) => w[i] as f64,
-            TestWeights::I64(w) => w[i] as f64,
-            TestWeights::F32(w) => w[i] as f64,
-            TestWeights::F64(w) => w[i],
-        }
-    }
-    fn get_int(&self, i: usize) -> i128 {
-        match self {
-            TestWeights::None => 1,
-            TestWeights::I32(w) => w[i] as i128,
-            TestWeights::I64(w) => w[i] as i128,
-            _ => unreachable!("integer weights only"),
-        }
-    }
-    fn is_float(&self) -> bool {
-        matches!(self, TestWeights::F32(_) | TestWeights::F64(_))
-    }
-    fn to_weights(&self) -> Weights {
-        match self {
-            TestWeights::None => Weights::None,
-            TestWeights::I32(w) => Weights::from(w.clone()),
-            TestWeights::I64(w) => Weights::from(w.clone()),
-            TestWeights::F32(w) => Weights::from(w.clone()),
-            TestWeights::F64(w) => Weights::from(w.clone()),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-struct TestGraph {
-    n: usize,
-    src: Vec<u32>,
-    dst: Vec<u32>,
-    w: TestWeights,
-    directed: bool,
-}
-
-impl TestGraph {
-    fn build(&self) -> Graph {
-        EdgeList::new(
-            self.n as u64,
-            self.src.clone(),
-            self.dst.clone(),
-            self.w.to_weights(),
-        )
-        .unwrap()
-        .build(&BuildOptions {
-            directed: self.directed,
-            self_loops: SelfLoops::Keep,
-            duplicates: Duplicates::Keep,
-        })
-        .unwrap()
-    }
-
-    /// Arcs (u, v, edge index), both ways for undirected graphs.
-    fn arcs(&self) -> Vec<(usize, usize, usize)> {
-        let mut a = Vec::new();
-        for i in 0..self.src.len() {
-            let (u, v) = (self.src[i] as usize, self.dst[i] as usize);
-            a.push((u, v, i));
-            if !self.directed && u != v {
-                a.push((v, u, i));
-            }
-        }
-        a
-    }
-
-    /// The oracle's matrix (Bellman-Ford from every source, weights by `weight`):
-    /// `None` for unreachable.
-    fn oracle<T>(&self, zero: T, weight: impl Fn(usize) -> T) -> Vec<Vec<Option<T>>>
-    where
-        T: Copy + PartialOrd + std::ops::Add<Output = T>,
-    {
-        let arcs = self.arcs();
-        (0..self.n)
-            .map(|s| {
-                let mut d = vec![None; self.n];
-                d[s] = Some(zero);
-                for _ in 0..self.n {
-                    let mut changed = false;
-                    for &(u, v, i) in &arcs {
-                        if let Some(du) = d[u] {
-                            let x = du + weight(i);
-                            if d[v].is_none_or(|dv| x < dv) {
-                                d[v] = Some(x);
-                                changed = true;
-                            }
-                        }
-                    }
-                    if !changed {
-                        break;
-                    }
-                }
-                d
-            })
-            .collect()
-    }
-
-    /// Asserts that `m` equals the oracle exactly (test floats are exact).
-    fn assert_matches(&self, m: &DistMatrix, what: &str) {
-        assert_eq!(m.num_vertices(), self.n, "{what}");
-        if self.w.is_float() {
-            let o = self.oracle(0.0f64, |i| self.w.get(i));
-            let d = m.as_f64().unwrap_or_else(|| panic!("{what}: expected f64"));
-            for s in 0..self.n {
-                for t in 0..self.n {
-                    let want = o[s][t].unwrap_or(f64::INFINITY);
-                    assert_eq!(d[s * self.n + t], want, "{what}: d({s},{t}) in {self:?}");
-                }
-            }
-        } else {
-            let o = self.oracle(0i128, |i| self.w.get_int(i));
-            let d = m.as_i64().unwrap_or_else(|| panic!("{what}: expected i64"));
-            for s in 0..self.n {
-                for t in 0..self.n {
-                    let want = o[s][t].map_or(INF, |x| i64::try_from(x).unwrap());
-                    assert_eq!(d[s * self.n + t], want, "{what}: d({s},{t}) in {self:?}");
-                }
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Random graphs without negative cycles: w = base + h(u) - h(v), base >= 0.
-
-#[derive(Debug, Clone, Copy)]
-enum Kind {
-    None,
-    I32,
-    I64,
-    F32,
-    F64,
-}
-
-fn graph_strategy(max_n: usize) -> impl Strategy<Value = TestGraph> {
-    (
-        0..=max_n,
-        0usize..4,
-        any::<bool>(),
-        prop_oneof![
-            Just(Kind::None),
-            Just(Kind::I32),
-            Just(Kind::I64),
-            Just(Kind::F32),
-            Just(Kind::F64)
-        ],
-        any::<bool>(),
-        any::<u64>(),
-    )
-        .prop_map(|(n, density, directed, kind, negative, seed)| {
-            let mut rng = warpgraph::generate::rng::Rng::new(seed);
-            // Sparse to dense: about n/2, 2n, n^2/8, n^2/2 edges.
-            let m = match density {
-                0 => n / 2,
-                1 => 2 * n,
-                2 => n * n / 8,
-                _ => n * n / 2,
-            };
-            let directed = directed || matches!(kind, Kind::None);
-            let negative = negative && directed && !matches!(kind, Kind::None);
-            let h: Vec<i64> = (0..n)
-                .map(|_| if negative { -(rng.below(50) as i64) } else { 0 })
-                .collect();
-            let (mut src, mut dst, mut base) = (Vec::new(), Vec::new(), Vec::new());
-            for _ in 0..m {
-                let u = rng.below(n as u64) as u32;
-                // Some self loops and parallel arcs on purpose.
-                let v = match rng.below(10) {
-                    0 => u,
-                    1 if !src.is_empty() => {
-                        let j = rng.below(src.len() as u64) as usize;
-                        src.push(src[j]);
-                        dst.push(dst[j]);
-                        base.push(rng.below(20) as i64);
-                        continue;
-                    }
-                    _ => rng.below(n as u64) as u32,
-                };
-                src.push(u);
-                dst.push(v);
-                // Zero weights are common.
-                base.push(if rng.below(4) == 0 {
-                    0
-                } else {
-                    rng.below(20) as i64
-                });
-            }
-            let raw: Vec<i64> = (0..src.len())
-                .map(|i| base[i] + h[src[i] as usize] - h[dst[i] as usize])
-                .collect();
-            let w = match kind {
-                Kind::None => TestWeights::None,
-                Kind::I32 => TestWeights::I32(raw.iter().map(|&x| x as i32).collect()),
-                Kind::I64 => TestWeights::I64(raw),
-                Kind::F32 => TestWeights::F32(raw.iter().map(|&x| x as f32).collect()),
-                // Dyadic fractions: exact in f64 whatever the order of summation.
-                Kind::F64 => TestWeights::F64(raw.iter().map(|&x| x as f64 / 8.0).collect()),
-            };
-            TestGraph {
-                n,
-                src,
-                dst,
-                w,
-                directed,
-            }
-        })
-}
-
-/// The GPU's Floyd-Warshall variants and (without predecessors, which it does not give
-/// yet) its Johnson on `g`, each result as a matrix (none where no GPU can be used).
+/// The GPU's Floyd-Warshall variants and (without predecessors, which it refuses) its
+/// Johnson on `g`, each result as a matrix (none where no GPU can be used).
 fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(String, warpgraph::Result<DistMatrix>)> {
     let Some(gpu) = common::gpu() else {
         return Vec::new();
@@ -283,12 +53,6 @@ fn gpu_fw(g: &Graph, predecessors: bool) -> Vec<(String, warpgraph::Result<DistM
     }
     out
 }
-
-fn run(g: &Graph, a: Algorithm, predecessors: bool) -> DistMatrix {
-    apsp_matrix(g, a, &ApspOptions { predecessors })
-        .unwrap_or_else(|e| panic!("{a} (predecessors {predecessors}): {e}"))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -645,52 +409,8 @@ fn gpu_apsp_matches_the_cpu() {
         }
     }
 }
-
-/// Every predecessor path is a real path of the matrix's length.
-fn check_paths(tg: &TestGraph, m: &DistMatrix) {
-    let mut best: HashMap<(usize, usize), f64> = HashMap::new();
-    for (u, v, i) in tg.arcs() {
-        let w = tg.w.get(i);
-        let e = best.entry((u, v)).or_insert(w);
-        *e = e.min(w);
-    }
-    for s in 0..tg.n {
-        for t in 0..tg.n {
-            let d = m.get_f64(s as u32, t as u32).unwrap();
-            match m.path(s as u32, t as u32) {
-                None => assert!(d.is_infinite(), "no path {s}->{t} but d = {d}"),
-                Some(p) => {
-                    assert_eq!((p[0], *p.last().unwrap()), (s as u32, t as u32));
-                    let len: f64 = p
-                        .windows(2)
-                        .map(|e| best[&(e[0] as usize, e[1] as usize)])
-                        .sum();
-                    assert_eq!(len, d, "path {p:?}");
-                }
-            }
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Hand-written golden results.
-
-fn graph(n: u64, edges: &[(u32, u32)], w: Weights, directed: bool) -> Graph {
-    EdgeList::new(
-        n,
-        edges.iter().map(|e| e.0).collect(),
-        edges.iter().map(|e| e.1).collect(),
-        w,
-    )
-    .unwrap()
-    .build(&BuildOptions {
-        directed,
-        self_loops: SelfLoops::Keep,
-        duplicates: Duplicates::Keep,
-    })
-    .unwrap()
-}
-
 #[test]
 fn golden_negative_weights_and_unreachable() {
     //  0 --4--> 1 --(-2)--> 2 --1--> 3      4 (isolated)
@@ -873,300 +593,8 @@ fn distances_beyond_i64_are_an_overflow_error() {
     let m = run(&g, Algorithm::Johnson, false);
     assert_eq!(m.get_f64(0, 1), Some(1e308));
 }
-
 // ---------------------------------------------------------------------------------------
-// The verifier catches broken results.
-
-#[test]
-fn verifier_rejects_mutated_results() {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let mut tried = 0;
-    for _ in 0..300 {
-        let tg = graph_strategy(60).new_tree(&mut runner).unwrap().current();
-        if tg.n < 3 {
-            continue;
-        }
-        let g = tg.build();
-        let m = run(&g, Algorithm::Johnson, true);
-        let n = tg.n;
-        let mut mutants: Vec<DistMatrix> = Vec::new();
-        let float = tg.w.is_float();
-        let rebuild = |d: Vec<f64>, p: Option<Vec<u32>>| -> DistMatrix {
-            let values = if float {
-                warpgraph::apsp::DistValues::F64(d)
-            } else {
-                warpgraph::apsp::DistValues::I64(
-                    d.iter()
-                        .map(|&x| if x.is_infinite() { INF } else { x as i64 })
-                        .collect(),
-                )
-            };
-            DistMatrix::new(n, values, p).unwrap()
-        };
-        let d: Vec<f64> = (0..n * n)
-            .map(|i| m.get_f64((i / n) as u32, (i % n) as u32).unwrap())
-            .collect();
-        let p = m.predecessors().unwrap().to_vec();
-        // Find a reachable off-diagonal pair and an unreachable one.
-        let reach = (0..n * n).find(|&i| i / n != i % n && d[i].is_finite());
-        let unreach = (0..n * n).find(|&i| d[i].is_infinite());
-        if let Some(i) = reach {
-            for delta in [-1.0, 1.0] {
-                let mut x = d.clone();
-                x[i] += delta;
-                mutants.push(rebuild(x, None));
-            }
-            let mut x = d.clone();
-            x[i] = f64::INFINITY;
-            mutants.push(rebuild(x, None));
-            let mut q = p.clone();
-            q[i] = u32::MAX;
-            mutants.push(rebuild(d.clone(), Some(q)));
-            let mut q = p.clone();
-            q[i] = (i % n) as u32; // t is its own predecessor: no such tight arc, or a cycle
-            mutants.push(rebuild(d.clone(), Some(q)));
-        }
-        if let Some(i) = unreach {
-            let mut x = d.clone();
-            x[i] = 0.0;
-            mutants.push(rebuild(x, None));
-        }
-        // A non-zero diagonal.
-        let mut x = d.clone();
-        x[n + 1] = -1.0;
-        mutants.push(rebuild(x, None));
-        assert!(verify_matrix(&g, &rebuild(d.clone(), Some(p.clone()))).is_ok());
-        for (k, mm) in mutants.iter().enumerate() {
-            assert!(
-                matches!(verify_matrix(&g, mm), Err(Error::VerificationFailed(_))),
-                "mutant {k} passed on {tg:?}"
-            );
-        }
-        tried += 1;
-        if tried == 40 {
-            break;
-        }
-    }
-    assert_eq!(tried, 40);
-}
-
-#[test]
-fn verifier_catches_detached_zero_cycles() {
-    // s = 0 -> 1 (10); 1 <-> 2 (0). Claiming d(1) = d(2) = 5 satisfies every arc
-    // inequality and has tight arcs into 1 and 2, but no tight path from 0.
-    let g = graph(
-        3,
-        &[(0, 1), (1, 2), (2, 1)],
-        Weights::from(vec![10i32, 0, 0]),
-        true,
-    );
-    verify_row(&g, 0, Dists::I64(&[0, 10, 10]), None).unwrap();
-    assert!(verify_row(&g, 0, Dists::I64(&[0, 5, 5]), None).is_err());
-    assert!(verify_row(&g, 0, Dists::I64(&[0, 10, INF]), None).is_err());
-    assert!(verify_row(&g, 9, Dists::I64(&[0, 10, 10]), None).is_err());
-    assert!(verify_row(&g, 0, Dists::F64(&[0.0, 10.0, 10.0]), None).is_err());
-}
-
-#[test]
-fn verifying_sink_checks_streamed_rows() {
-    let g = warpgraph::generate::generate(
-        &warpgraph::generate::Generator::Uniform {
-            vertices: 300,
-            edges: 3000,
-        },
-        &warpgraph::generate::GenerateOptions {
-            weights: warpgraph::generate::WeightSpec::Int { lo: 0, hi: 50 },
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let mut inner = MatrixSink::new();
-    let mut sink = VerifyingSink::new(&g, &mut inner);
-    apsp(&g, Algorithm::Johnson, &ApspOptions::default(), &mut sink).unwrap();
-    let checked = sink.rows_checked();
-    assert!((40..=66).contains(&checked), "{checked}");
-    let m = inner.into_matrix().unwrap();
-    // A sink that corrupts row 0 (always sampled) on its way is caught.
-    struct Corrupt<'a>(&'a mut dyn RowSink);
-    impl RowSink for Corrupt<'_> {
-        fn begin(&mut self, info: &warpgraph::apsp::RowsInfo) -> warpgraph::Result<()> {
-            self.0.begin(info)
-        }
-        fn rows(&mut self, b: &RowBlock<'_>) -> warpgraph::Result<()> {
-            let Dists::I64(d) = b.dist else { panic!() };
-            let mut d = d.to_vec();
-            if b.first == 0 {
-                let j = d.iter().position(|&x| x > 0 && x != INF).unwrap();
-                d[j] += 1;
-            }
-            self.0.rows(&RowBlock {
-                dist: Dists::I64(&d),
-                ..*b
-            })
-        }
-        fn finish(&mut self) -> warpgraph::Result<()> {
-            self.0.finish()
-        }
-    }
-    let mut inner = MatrixSink::new();
-    let mut verifying = VerifyingSink::new(&g, &mut inner);
-    let mut corrupt = Corrupt(&mut verifying);
-    assert!(matches!(
-        apsp(
-            &g,
-            Algorithm::FloydWarshall,
-            &ApspOptions::default(),
-            &mut corrupt
-        ),
-        Err(Error::VerificationFailed(_))
-    ));
-    verify_matrix(&g, &m).unwrap();
-}
-
-// ---------------------------------------------------------------------------------------
-// Output files read back.
-
-/// A minimal independent `.npy` reader: (descr, shape, data bytes).
-fn read_npy(bytes: &[u8]) -> (String, (usize, usize), &[u8]) {
-    assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
-    let hlen = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    assert_eq!((10 + hlen) % 64, 0, "data is 64-byte aligned");
-    let header = std::str::from_utf8(&bytes[10..10 + hlen]).unwrap();
-    assert!(header.ends_with('\n'));
-    assert!(header.contains("'fortran_order': False"));
-    let descr = header.split("'descr': '").nth(1).unwrap()[..3].to_string();
-    let shape = header.split("'shape': (").nth(1).unwrap();
-    let shape = &shape[..shape.find(')').unwrap()];
-    let dims: Vec<usize> = shape
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| s.trim().parse().unwrap())
-        .collect();
-    (descr, (dims[0], dims[1]), &bytes[10 + hlen..])
-}
-
-#[test]
-fn npy_output_reads_back() {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    for _ in 0..20 {
-        let tg = graph_strategy(100).new_tree(&mut runner).unwrap().current();
-        let g = tg.build();
-        let m = run(&g, Algorithm::FloydWarshall, false);
-        let n = tg.n;
-        for dtype in [NpyDtype::Native, NpyDtype::F64] {
-            let mut sink = NpySink::new(Vec::new(), "<memory>").with_dtype(dtype);
-            apsp(&g, Algorithm::Johnson, &ApspOptions::default(), &mut sink).unwrap();
-            let bytes = sink.into_inner();
-            let (descr, shape, data) = read_npy(&bytes);
-            assert_eq!(shape, (n, n));
-            assert_eq!(data.len(), n * n * 8);
-            let float = tg.w.is_float() || dtype == NpyDtype::F64;
-            assert_eq!(descr, if float { "<f8" } else { "<i8" });
-            for (i, c) in data.chunks_exact(8).enumerate() {
-                let b: [u8; 8] = c.try_into().unwrap();
-                let want = m.get_f64((i / n) as u32, (i % n) as u32).unwrap();
-                if float {
-                    assert_eq!(f64::from_le_bytes(b), want);
-                } else {
-                    let x = i64::from_le_bytes(b);
-                    assert_eq!(if x == INF { f64::INFINITY } else { x as f64 }, want);
-                }
-            }
-        }
-    }
-    // A real file.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.npy");
-    let g = graph(2, &[(0, 1)], Weights::from(vec![-5i32]), true);
-    let mut sink = NpySink::create(&path).unwrap();
-    apsp(
-        &g,
-        Algorithm::FloydWarshall,
-        &ApspOptions::default(),
-        &mut sink,
-    )
-    .unwrap();
-    drop(sink);
-    let bytes = std::fs::read(&path).unwrap();
-    let (descr, shape, data) = read_npy(&bytes);
-    assert_eq!((descr.as_str(), shape), ("<i8", (2, 2)));
-    let vals: Vec<i64> = data
-        .chunks_exact(8)
-        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    assert_eq!(vals, vec![0, -5, INF, 0]);
-}
-
-#[test]
-fn tsv_output_reads_back() {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    for round in 0..20 {
-        let tg = graph_strategy(100).new_tree(&mut runner).unwrap().current();
-        let n = tg.n;
-        // File ids: 1-based, or sparse ids 10, 20, ...
-        let ids = if round % 2 == 0 {
-            VertexIds::Base(1)
-        } else {
-            VertexIds::Map(
-                (0..n as u64)
-                    .map(|i| 10 * (i + 1))
-                    .collect::<Vec<_>>()
-                    .into(),
-            )
-        };
-        let g = tg.build().with_ids(ids.clone()).unwrap();
-        let pred = round % 3 == 0;
-        let m = run(&g, Algorithm::FloydWarshall, pred);
-        let mut sink = TsvSink::new(Vec::new(), "<memory>", g.ids());
-        apsp(
-            &g,
-            Algorithm::Johnson,
-            &ApspOptions { predecessors: pred },
-            &mut sink,
-        )
-        .unwrap();
-        let text = String::from_utf8(sink.into_inner()).unwrap();
-        let mut lines = text.lines();
-        let header = lines.next().unwrap();
-        let back: HashMap<u64, u32> = (0..n as u32).map(|v| (ids.external(v), v)).collect();
-        if pred {
-            assert_eq!(header, "source\ttarget\tdistance\tpredecessor");
-        } else {
-            assert_eq!(header, "source\ttarget\tdistance");
-        }
-        let mut count = 0;
-        let mut last = None;
-        for l in lines {
-            let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), if pred { 4 } else { 3 }, "{l}");
-            let s = back[&f[0].parse::<u64>().unwrap()];
-            let t = back[&f[1].parse::<u64>().unwrap()];
-            assert!(last < Some((s, t)), "lines in order");
-            last = Some((s, t));
-            let d: f64 = f[2].parse().unwrap();
-            assert_eq!(Some(d), m.get_f64(s, t), "{l}");
-            if tg.w.is_float() {
-                assert!(f[2].contains('.') || f[2].contains('e'), "{l}");
-            } else {
-                assert!(f[2].parse::<i64>().is_ok(), "{l}");
-            }
-            if pred {
-                let p = back[&f[3].parse::<u64>().unwrap()];
-                let pm = m.pred_row(s).unwrap()[t as usize];
-                // Predecessors may differ between algorithms; both must be tight arcs,
-                // which verify_row checks; here check the id mapping on the diagonal.
-                if s == t {
-                    assert_eq!((p, pm), (s, s));
-                }
-            }
-            count += 1;
-        }
-        assert_eq!(count as u64, m.reachable_pairs());
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Options, dispatch, and the sink contract.
+// Options, dispatch, entry points and every compilation of the kernels.
 
 #[test]
 fn algorithm_names_and_auto() {
@@ -1195,44 +623,6 @@ fn algorithm_names_and_auto() {
     assert_eq!((s.reachable_pairs, s.negative_weights), (400, false));
     assert_eq!(s.dist_type, DistType::I64);
 }
-
-#[test]
-fn sinks_enforce_the_row_contract() {
-    let info = warpgraph::apsp::RowsInfo {
-        num_vertices: 2,
-        dist_type: DistType::I64,
-        predecessors: false,
-    };
-    let mut sink = MatrixSink::new();
-    sink.begin(&info).unwrap();
-    let row1 = RowBlock {
-        first: 1,
-        num_vertices: 2,
-        dist: Dists::I64(&[5, 0]),
-        pred: None,
-    };
-    assert!(sink.rows(&row1).is_err(), "row 1 before row 0");
-    let f = RowBlock {
-        first: 0,
-        num_vertices: 2,
-        dist: Dists::F64(&[0.0, 1.0]),
-        pred: None,
-    };
-    assert!(sink.rows(&f).is_err(), "wrong type");
-    let row0 = RowBlock {
-        first: 0,
-        num_vertices: 2,
-        dist: Dists::I64(&[0, 1]),
-        pred: None,
-    };
-    sink.rows(&row0).unwrap();
-    assert!(sink.finish().is_err(), "a row is missing");
-    sink.rows(&row1).unwrap();
-    sink.finish().unwrap();
-    assert_eq!(sink.into_matrix().unwrap().as_i64().unwrap(), &[0, 1, 5, 0]);
-    assert!(MatrixSink::new().into_matrix().is_err());
-}
-
 #[test]
 fn cpu_entry_points_and_sizes() {
     let g = graph(3, &[(0, 1), (1, 2)], Weights::from(vec![1i32, 1]), true);
@@ -1249,24 +639,30 @@ fn cpu_entry_points_and_sizes() {
 }
 
 /// The baseline, AVX2 and AVX-512 compilations of the Floyd-Warshall kernels agree with the
-/// oracle (`WARPGRAPH_ISA` caps the instruction set; every choice computes the same result,
-/// so setting it while other tests run is harmless).
+/// oracle (each one the processor has; a higher one runs the best it has).
 #[test]
 fn every_kernel_compilation_agrees() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let graphs: Vec<TestGraph> = (0..12)
         .map(|_| graph_strategy(140).new_tree(&mut runner).unwrap().current())
         .collect();
-    for isa in ["base", "avx2", ""] {
-        std::env::set_var("WARPGRAPH_ISA", isa);
+    for isa in cpu::Isa::ALL {
         for tg in &graphs {
             let g = tg.build();
-            for pred in [false, true] {
-                let m = run(&g, Algorithm::FloydWarshall, pred);
-                tg.assert_matches(&m, &format!("isa {isa:?} pred={pred}"));
+            for predecessors in [false, true] {
+                let mut sink = MatrixSink::new();
+                cpu::floyd_warshall_with_isa(
+                    &g,
+                    &ApspOptions { predecessors },
+                    &mut sink,
+                    &NoProgress,
+                    isa,
+                )
+                .unwrap_or_else(|e| panic!("{isa:?} pred={predecessors}: {e}"));
+                let m = sink.into_matrix().unwrap();
+                tg.assert_matches(&m, &format!("{isa:?} pred={predecessors}"));
                 verify_matrix(&g, &m).unwrap();
             }
         }
     }
-    std::env::remove_var("WARPGRAPH_ISA");
 }

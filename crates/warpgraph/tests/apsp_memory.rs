@@ -1,7 +1,7 @@
 //! All-pairs shortest paths refuse work that does not fit in memory, before allocating.
 //!
-//! Its own test binary because the limit is set through the process environment
-//! (`WARPGRAPH_MEMORY_LIMIT`), which would leak into other tests running in parallel.
+//! Its own test binary because the limit ([`warpgraph::memory::set_limit`]) is the whole
+//! process's, and would reach other tests running in parallel.
 
 use warpgraph::apsp::{apsp, cpu, Algorithm, ApspOptions, MatrixSink, NpySink};
 use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
@@ -56,5 +56,5 @@ fn floyd_warshall_refuses_a_matrix_that_does_not_fit_but_johnson_streams() {
     let big = warpgraph::Graph::empty(60_000, true);
     let err = apsp(&big, Algorithm::FloydWarshall, &o, &mut MatrixSink::new()).unwrap_err();
     assert!(matches!(err, Error::OutOfMemory { .. }), "{err:?}");
-    std::env::remove_var("WARPGRAPH_MEMORY_LIMIT");
+    warpgraph::memory::set_limit(None);
 }

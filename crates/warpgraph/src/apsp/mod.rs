@@ -581,8 +581,8 @@ pub enum Backend<'a> {
 ///
 /// # Errors
 /// As [`apsp`]; on a GPU, those of [`cuda::floyd_warshall`] (a matrix too big for the GPU
-/// is refused with the bytes needed and free) and [`cuda::johnson()`] (no predecessors
-/// yet).
+/// is refused with the bytes needed and free) and [`cuda::johnson()`] (predecessors
+/// refused).
 pub fn apsp_on(
     g: &Graph,
     algorithm: Algorithm,

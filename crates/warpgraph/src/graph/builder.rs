@@ -357,8 +357,38 @@ where
     Weights: From<Vec<W>>,
 {
     let n = e.n;
-    let m = e.src.len();
     let weighted = w.is_some();
+    let part = partition(e, w);
+    let (offsets, kept, targets, weights) = place_rows(n, w, dups, &part);
+    drop(part);
+    if dups == Duplicates::Keep {
+        let weights = if weighted {
+            Weights::from(weights)
+        } else {
+            Weights::None
+        };
+        return Csr::from_raw(offsets.into(), targets.into(), weights);
+    }
+    compact(&offsets, &kept, &targets, &weights, weighted)
+}
+
+/// The arcs stably partitioned by bucket of 2^16 source vertices (pass A of [`assemble`]).
+struct Partition<W> {
+    /// Sources, in bucket order (input order within a bucket).
+    src: Vec<u32>,
+    /// Targets, alongside.
+    dst: Vec<u32>,
+    /// Weights, alongside (empty when unweighted).
+    w: Vec<W>,
+    /// Where each bucket's arcs start, and their total at the end.
+    bucket_start: Vec<u64>,
+}
+
+/// Pass A of [`assemble`]: per-chunk bucket histograms, then a stable partition of the
+/// arcs by bucket (self loops dropped and undirected edges mirrored as `e` says).
+fn partition<W: Weight>(e: &Edges<'_>, w: Option<&[W]>) -> Partition<W> {
+    let n = e.n;
+    let m = e.src.len();
     let keep = |i: usize| !(e.drop_loops && e.src[i] == e.dst[i]);
     let mirrored = |i: usize| e.undirected && e.src[i] != e.dst[i];
     let buckets = n.div_ceil(1 << BUCKET_SHIFT).max(1);
@@ -437,8 +467,29 @@ where
                 }
             });
     }
+    Partition {
+        src: part_src,
+        dst: part_dst,
+        w: part_w,
+        bucket_start,
+    }
+}
 
-    // Pass B: per bucket, rows placed, filled, sorted and collapsed.
+/// Pass B of [`assemble`]: per bucket of `part`, the rows placed, filled, sorted by target
+/// and collapsed per `dups`. Returns the offsets, each row's kept length (none with
+/// [`Duplicates::Keep`]), the targets and the weights (empty when `w` is `None`).
+#[allow(clippy::type_complexity)]
+fn place_rows<W: Weight>(
+    n: usize,
+    w: Option<&[W]>,
+    dups: Duplicates,
+    part: &Partition<W>,
+) -> (Vec<u64>, Vec<u64>, Vec<u32>, Vec<W>) {
+    let weighted = w.is_some();
+    let bucket_start = &part.bucket_start;
+    let buckets = bucket_start.len() - 1;
+    let arcs = bucket_start[buckets] as usize;
+    let (part_src, part_dst, part_w) = (&part.src, &part.dst, &part.w);
     let mut offsets = vec![0u64; n + 1];
     offsets[n] = arcs as u64;
     let mut kept = vec![0u64; if dups == Duplicates::Keep { 0 } else { n }];
@@ -520,18 +571,24 @@ where
                 }
             });
     }
-    drop((part_src, part_dst, part_w));
+    (offsets, kept, targets, weights)
+}
 
-    if dups == Duplicates::Keep {
-        let weights = if weighted {
-            Weights::from(weights)
-        } else {
-            Weights::None
-        };
-        return Csr::from_raw(offsets.into(), targets.into(), weights);
-    }
+/// The compaction after duplicates were dropped: each row `v` of `offsets`, `targets` and
+/// `weights` (`weighted`) keeps its first `kept[v]` arcs.
+fn compact<W: Weight>(
+    offsets: &[u64],
+    kept: &[u64],
+    targets: &[u32],
+    weights: &[W],
+    weighted: bool,
+) -> Csr
+where
+    Weights: From<Vec<W>>,
+{
+    let n = kept.len();
     // Compaction: each row keeps its first kept[v] arcs.
-    let final_offsets = exclusive_scan(&kept);
+    let final_offsets = exclusive_scan(kept);
     let final_arcs = final_offsets[n] as usize;
     let mut final_t = vec![0u32; final_arcs];
     let mut final_w: Vec<W> = if weighted && final_arcs > 0 {

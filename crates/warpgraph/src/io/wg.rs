@@ -505,6 +505,59 @@ fn le64(d: &[u8], at: usize) -> u64 {
 fn parse_header(data: &[u8], path: &Path) -> Result<HeaderInfo> {
     let err = |msg: String| Error::format(path, msg);
     let len = data.len() as u64;
+    let version = check_frame(data, path)?;
+    let (flags, weight_type) = check_kind(data, path)?;
+    let n = le64(data, 24);
+    let arcs = le64(data, 32);
+    let base = le64(data, 40);
+    let file_bytes = le64(data, 48);
+    let chunk_bytes = le64(data, 56);
+    let mut sections = [Section::default(); 4];
+    for (i, s) in sections.iter_mut().enumerate() {
+        let at = 64 + 24 * i;
+        *s = Section {
+            offset: le64(data, at),
+            len: le64(data, at + 8),
+            checksum: le64(data, at + 16),
+        };
+    }
+    let directed = flags & FLAG_DIRECTED != 0;
+    let has_map = flags & FLAG_ID_MAP != 0;
+    check_counts(path, (n, base, has_map), chunk_bytes)?;
+    let pos = check_sections(data, path, &sections, (n, arcs, has_map), weight_type)?;
+    if file_bytes != len {
+        return Err(err(if file_bytes > len {
+            format!("truncated: the header says the file has {file_bytes} bytes but it has {len}")
+        } else {
+            format!(
+                "the file has {len} bytes but its header says {file_bytes}: \
+                 there is trailing data, or the header is wrong"
+            )
+        }));
+    }
+    if pos != len {
+        return Err(err(format!(
+            "the file has {len} bytes after its last section, which ends at byte {pos}"
+        )));
+    }
+    Ok(HeaderInfo {
+        version,
+        directed,
+        weight_type,
+        num_vertices: n,
+        num_arcs: arcs,
+        id_base: if has_map { None } else { Some(base) },
+        file_bytes,
+        chunk_bytes,
+        sections,
+    })
+}
+
+/// The header's frame: the magic, the header length, the header checksum and the version
+/// (returned), in that order, so that a newer file is told from a corrupt one.
+fn check_frame(data: &[u8], path: &Path) -> Result<u32> {
+    let err = |msg: String| Error::format(path, msg);
+    let len = data.len() as u64;
     let truncated_header = |need: u64| {
         err(format!(
             "truncated: the file has {len} bytes, less than the {need}-byte .wg header"
@@ -563,6 +616,13 @@ fn parse_header(data: &[u8], path: &Path) -> Result<HeaderInfo> {
             "a version-{VERSION} header has {HEADER_BYTES} bytes but this one says {hl}"
         )));
     }
+    Ok(version)
+}
+
+/// The graph's kind: the flags and the weight type (returned), and the reserved bytes,
+/// which must be zero.
+fn check_kind(data: &[u8], path: &Path) -> Result<(u32, WeightType)> {
+    let err = |msg: String| Error::format(path, msg);
     let flags = le32(data, 16);
     if flags & !(FLAG_DIRECTED | FLAG_ID_MAP) != 0 {
         return Err(err(format!(
@@ -592,23 +652,13 @@ fn parse_header(data: &[u8], path: &Path) -> Result<HeaderInfo> {
             RESERVED.start + i
         )));
     }
-    let n = le64(data, 24);
-    let arcs = le64(data, 32);
-    let base = le64(data, 40);
-    let file_bytes = le64(data, 48);
-    let chunk_bytes = le64(data, 56);
-    let mut sections = [Section::default(); 4];
-    for (i, s) in sections.iter_mut().enumerate() {
-        let at = 64 + 24 * i;
-        *s = Section {
-            offset: le64(data, at),
-            len: le64(data, at + 8),
-            checksum: le64(data, at + 16),
-        };
-    }
-    let directed = flags & FLAG_DIRECTED != 0;
-    let has_map = flags & FLAG_ID_MAP != 0;
+    Ok((flags, weight_type))
+}
 
+/// The counts: `n` vertices within [`MAX_VERTICES`], the id `base` (0 with an id map,
+/// `has_map`) and its last id within 64 bits, and the checksum chunk size.
+fn check_counts(path: &Path, (n, base, has_map): (u64, u64, bool), chunk_bytes: u64) -> Result<()> {
+    let err = |msg: String| Error::format(path, msg);
     if n > MAX_VERTICES {
         return Err(err(format!(
             "the header says {n} vertices, more than the limit of {MAX_VERTICES}"
@@ -630,6 +680,21 @@ fn parse_header(data: &[u8], path: &Path) -> Result<HeaderInfo> {
              {MIN_CHUNK} to {MAX_CHUNK}"
         )));
     }
+    Ok(())
+}
+
+/// The section table against the counts (`n` vertices, `arcs` arcs, an id map or not, the
+/// weight type) and the file: each section's length, alignment, order, place inside the
+/// file, and the zero padding before it. Returns where the last section ends.
+fn check_sections(
+    data: &[u8],
+    path: &Path,
+    sections: &[Section; 4],
+    (n, arcs, has_map): (u64, u64, bool),
+    weight_type: WeightType,
+) -> Result<u64> {
+    let err = |msg: String| Error::format(path, msg);
+    let len = data.len() as u64;
     let too_many = || {
         err(format!(
             "the header says {arcs} arcs, which no file can hold (the sizes overflow 64 bits)"
@@ -699,32 +764,7 @@ fn parse_header(data: &[u8], path: &Path) -> Result<HeaderInfo> {
         }
         pos = end;
     }
-    if file_bytes != len {
-        return Err(err(if file_bytes > len {
-            format!("truncated: the header says the file has {file_bytes} bytes but it has {len}")
-        } else {
-            format!(
-                "the file has {len} bytes but its header says {file_bytes}: \
-                 there is trailing data, or the header is wrong"
-            )
-        }));
-    }
-    if pos != len {
-        return Err(err(format!(
-            "the file has {len} bytes after its last section, which ends at byte {pos}"
-        )));
-    }
-    Ok(HeaderInfo {
-        version,
-        directed,
-        weight_type,
-        num_vertices: n,
-        num_arcs: arcs,
-        id_base: if has_map { None } else { Some(base) },
-        file_bytes,
-        chunk_bytes,
-        sections,
-    })
+    Ok(pos)
 }
 
 /// The bytes of section `i` (its range was checked by `parse_header`).

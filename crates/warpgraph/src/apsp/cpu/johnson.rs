@@ -7,7 +7,7 @@
 //!
 //! # Method
 //! Johnson, "Efficient algorithms for shortest paths in sparse networks", JACM 1977, as
-//! seed 002 describes it: Bellman-Ford from a virtual source joined to every vertex by a
+//! the GPU Johnson article describes it: Bellman-Ford from a virtual source joined to every vertex by a
 //! 0-weight arc gives potentials `h(v) <= 0` and detects negative cycles
 //! ([`crate::sssp::cpu::bellman_ford_potentials`]); every arc is reweighted to
 //! `w'(u, v) = w(u, v) + h(u) - h(v) >= 0` (checked in `i64`; in `f64`, rounding can leave
@@ -20,8 +20,8 @@
 //!
 //! # Parallelisation
 //! Sources are cut into blocks of rows (about 16 MiB of distances each, or a quarter of the
-//! available memory if that is less, so memory stays O(block x n) whatever n is); within a block each source's Dijkstra runs serially on its
-//! own rayon task, and the finished block goes to the sink before the next one starts.
+//! available memory if that is less, so memory stays O(block x n) whatever n is); within a
+//! block each source's Dijkstra runs serially on its own rayon task, and the finished block goes to the sink before the next one starts.
 
 use rayon::prelude::*;
 

@@ -1,4 +1,5 @@
-// Kernels of the GPU Floyd-Warshall (seed 001); apsp/cuda/mod.rs drives them.
+// Kernels of the GPU Floyd-Warshall (after the GPU Floyd-Warshall article); apsp/cuda/mod.rs
+// drives them.
 // cuda/common.cuh (types) comes first.
 //
 // The matrix is the CPU's working matrix (apsp/cpu/floyd_warshall.rs): big x big cells,
@@ -92,7 +93,8 @@ __device__ __forceinline__ void pivot_in_place(C (*own)[TILE], u32 (*pown)[TILE]
     __syncthreads();
 }
 
-// fw-blocked (Venkataraman et al., seed 001), round kb. Phase 1: the diagonal tile alone.
+// fw-blocked (Venkataraman et al., as the GPU Floyd-Warshall article ports it), round kb.
+// Phase 1: the diagonal tile alone.
 template <typename C>
 __device__ void phase1(C* d, u32* p, u32 pred, u32 big, u32 kb, C thr, u32* cycle, u32 t0) {
     __shared__ C s[TILE][TILE];

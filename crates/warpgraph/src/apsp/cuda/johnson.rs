@@ -1,7 +1,8 @@
-//! Johnson's algorithm on the GPU (seed 002): all-pairs shortest paths for sparse graphs.
+//! Johnson's algorithm on the GPU, after the GPU Johnson article: all-pairs shortest paths
+//! for sparse graphs.
 //!
-//! **Computes** what [`crate::apsp::cpu::johnson()`] computes (distances; not yet
-//! predecessors), rows streamed into a [`RowSink`] batch by batch, so the n x n result
+//! **Computes** what [`crate::apsp::cpu::johnson()`] computes (distances only: predecessors
+//! are refused), rows streamed into a [`RowSink`] batch by batch, so the n x n result
 //! never has to exist whole on the GPU or the host.
 //!
 //! **Method**: with a negative weight, the GPU's work-list Bellman-Ford from a virtual
@@ -46,8 +47,8 @@ const MAX_BATCH: usize = 4096;
 /// Johnson on `gpu`, the rows into `sink`; the seconds its kernels took (CUDA events).
 ///
 /// # Errors
-/// As [`crate::apsp::cpu::johnson()`]; [`Error::Unsupported`] for predecessors (not yet on
-/// the GPU); [`Error::OutOfMemory`] when the graph and one source's search state do not
+/// As [`crate::apsp::cpu::johnson()`]; [`Error::Unsupported`] for predecessors (not on the
+/// GPU); [`Error::OutOfMemory`] when the graph and one source's search state do not
 /// fit on the GPU; [`Error::Gpu`] for a driver error.
 pub fn johnson(
     gpu: &Arc<Gpu>,
@@ -238,39 +239,7 @@ where
     let batch = plan.batch;
     let off = gpu.upload(csr.offsets())?;
     let tgt = gpu.upload(csr.targets())?;
-    let mut search = match narrow {
-        Some(w32) => {
-            let f = gpu.function(kernels(suffix), "sssp_batch_shared_u32")?;
-            let bytes = shared_bytes(n) as u32;
-            // The function is shared by every thread of the process: allow it the GPU's
-            // whole opt-in shared memory (a run's own size could race with another's
-            // smaller one and fail its launch), and launch with what this n needs.
-            let fixed = f
-                .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
-                .map_err(gpu_err)?;
-            let most = gpu.max_shared_per_block()?.min(i32::MAX as u64) as i32 - fixed;
-            f.set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                most,
-            )
-            .map_err(gpu_err)?;
-            Search::Shared {
-                f,
-                wt: gpu.upload(&w32)?,
-                out: gpu.zeros::<u32>(batch * n)?,
-                host: gpu.pinned(batch * n)?,
-                bytes,
-            }
-        }
-        None => Search::Global {
-            f: gpu.function(kernels(suffix), &format!("sssp_batch_{suffix}"))?,
-            wt: gpu.upload(w)?,
-            dist: gpu.zeros::<D>(batch * n)?,
-            lists: gpu.zeros::<u32>(2 * batch * n)?,
-            stamps: gpu.zeros::<u32>(batch * n)?,
-            flags: gpu.zeros::<u32>(3)?,
-        },
-    };
+    let mut search = Search::new(gpu, w, narrow, suffix, (batch, n))?;
     let n32 = n as u32;
     let mut host: Vec<D> = vec![D::INFINITY; batch * n];
     let mut kernel_seconds = 0.0;
@@ -280,7 +249,82 @@ where
         let first32 = first as u32;
         let timer = gpu.timer()?;
         let out = &mut host[..rows * n];
-        match &mut search {
+        search.launch(gpu, (&off, &tgt), (n32, first32), rows)?;
+        let done = timer.kernels_done(gpu)?;
+        kernel_seconds += timer.finish(&done)?.kernel_seconds;
+        search.read_back(gpu, out)?;
+        if let Some(h) = h {
+            unweight(out, n, first, h)?;
+        }
+        sink.rows(&RowBlock {
+            first: first as VertexId,
+            num_vertices: n,
+            dist: D::dists(out),
+            pred: None,
+        })?;
+        progress.advance(rows as u64);
+    }
+    progress.finish();
+    sink.finish()?;
+    Ok(kernel_seconds)
+}
+
+impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>> Search<D> {
+    /// The search over weights `w` (with `narrow`, over those 32-bit weights with rows in
+    /// shared memory), its kernel for the distance type `suffix`, and its buffers for
+    /// `batch` sources of `n` vertices.
+    fn new(
+        gpu: &Gpu,
+        w: &[D],
+        narrow: Option<Vec<u32>>,
+        suffix: &str,
+        (batch, n): (usize, usize),
+    ) -> Result<Search<D>> {
+        Ok(match narrow {
+            Some(w32) => {
+                let f = gpu.function(kernels(suffix), "sssp_batch_shared_u32")?;
+                let bytes = shared_bytes(n) as u32;
+                // The function is shared by every thread of the process: allow it the GPU's
+                // whole opt-in shared memory (a run's own size could race with another's
+                // smaller one and fail its launch), and launch with what this n needs.
+                let fixed = f
+                    .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+                    .map_err(gpu_err)?;
+                let most = gpu.max_shared_per_block()?.min(i32::MAX as u64) as i32 - fixed;
+                f.set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    most,
+                )
+                .map_err(gpu_err)?;
+                Search::Shared {
+                    f,
+                    wt: gpu.upload(&w32)?,
+                    out: gpu.zeros::<u32>(batch * n)?,
+                    host: gpu.pinned(batch * n)?,
+                    bytes,
+                }
+            }
+            None => Search::Global {
+                f: gpu.function(kernels(suffix), &format!("sssp_batch_{suffix}"))?,
+                wt: gpu.upload(w)?,
+                dist: gpu.zeros::<D>(batch * n)?,
+                lists: gpu.zeros::<u32>(2 * batch * n)?,
+                stamps: gpu.zeros::<u32>(batch * n)?,
+                flags: gpu.zeros::<u32>(3)?,
+            },
+        })
+    }
+
+    /// Launches the searches from sources `first..first + rows` over the graph `(off, tgt)`
+    /// of `n` vertices.
+    fn launch(
+        &mut self,
+        gpu: &Gpu,
+        (off, tgt): (&CudaSlice<u64>, &CudaSlice<u32>),
+        (n32, first32): (u32, u32),
+        rows: usize,
+    ) -> Result<()> {
+        match self {
             Search::Shared {
                 f,
                 wt,
@@ -289,8 +333,8 @@ where
                 ..
             } => {
                 let mut b = gpu.stream().launch_builder(f);
-                b.arg(&off)
-                    .arg(&tgt)
+                b.arg(off)
+                    .arg(tgt)
                     .arg(&*wt)
                     .arg(&n32)
                     .arg(&first32)
@@ -314,8 +358,8 @@ where
                 flags,
             } => {
                 let mut b = gpu.stream().launch_builder(f);
-                b.arg(&off)
-                    .arg(&tgt)
+                b.arg(off)
+                    .arg(tgt)
                     .arg(&*wt)
                     .arg(&n32)
                     .arg(&first32)
@@ -330,15 +374,19 @@ where
                 unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
             }
         }
-        let done = timer.kernels_done(gpu)?;
-        kernel_seconds += timer.finish(&done)?.kernel_seconds;
-        match &mut search {
+        Ok(())
+    }
+
+    /// The batch's rows into `out` (as many distances as it holds), in the distance type;
+    /// an error where a path sum left the distance range on the GPU.
+    fn read_back(&mut self, gpu: &Gpu, out: &mut [D]) -> Result<()> {
+        match self {
             Search::Shared {
                 out: dev,
                 host: narrow_rows,
                 ..
             } => {
-                let got = gpu.read_pinned(dev, rows * n, narrow_rows)?;
+                let got = gpu.read_pinned(dev, out.len(), narrow_rows)?;
                 out.par_iter_mut().zip(got.par_iter()).for_each(|(d, &x)| {
                     *d = if x == u32::MAX {
                         D::INFINITY
@@ -358,32 +406,31 @@ where
                 }
             }
         }
-        if let Some(h) = h {
-            out.par_chunks_mut(n).enumerate().try_for_each(|(i, row)| {
-                let s = first + i;
-                for (t, d) in row.iter_mut().enumerate() {
-                    if *d != D::INFINITY {
-                        *d = D::unweight(*d, h[s], h[t]).ok_or_else(|| {
-                            Error::Overflow(format!(
-                                "the distance from vertex {s} to vertex {t} leaves the distance range"
-                            ))
-                        })?;
-                    }
-                }
-                Ok::<(), Error>(())
-            })?;
-        }
-        sink.rows(&RowBlock {
-            first: first as VertexId,
-            num_vertices: n,
-            dist: D::dists(out),
-            pred: None,
-        })?;
-        progress.advance(rows as u64);
+        Ok(())
     }
-    progress.finish();
-    sink.finish()?;
-    Ok(kernel_seconds)
+}
+
+/// Un-reweights the rows `out` (`n` distances each, from source `first` on) with the
+/// potentials `h`: `d - h(s) + h(t)`, checked.
+fn unweight<D: Unweight + Copy + Send + Sync>(
+    out: &mut [D],
+    n: usize,
+    first: usize,
+    h: &[D],
+) -> Result<()> {
+    out.par_chunks_mut(n).enumerate().try_for_each(|(i, row)| {
+        let s = first + i;
+        for (t, d) in row.iter_mut().enumerate() {
+            if *d != D::INFINITY {
+                *d = D::unweight(*d, h[s], h[t]).ok_or_else(|| {
+                    Error::Overflow(format!(
+                        "the distance from vertex {s} to vertex {t} leaves the distance range"
+                    ))
+                })?;
+            }
+        }
+        Ok::<(), Error>(())
+    })
 }
 
 #[cfg(test)]

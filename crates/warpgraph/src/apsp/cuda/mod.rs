@@ -1,5 +1,5 @@
-//! All-pairs shortest paths on an NVIDIA GPU: Floyd-Warshall (seed 001) here, Johnson
-//! (seed 002) in [`johnson()`].
+//! All-pairs shortest paths on an NVIDIA GPU: Floyd-Warshall (after the GPU Floyd-Warshall
+//! article) here, Johnson (after the GPU Johnson article) in [`johnson()`].
 //!
 //! **Computes** what [`crate::apsp::cpu::floyd_warshall()`] computes, rows streamed into a
 //! [`RowSink`]: the CPU builds the working matrix (its cell type, sentinels and bounds), the
@@ -8,8 +8,8 @@
 //!
 //! **Method** (kernels in `fw.cu`), by [`FwVariant`]:
 //! - `fw-naive`: one launch per pivot k, one thread per element (i, j), the grid sweeping
-//!   a matrix larger than itself tile by tile (seed 001's naive version);
-//! - `fw-blocked`: the three-phase blocked algorithm of Venkataraman et al. (seed 001): per
+//!   a matrix larger than itself tile by tile (the article's naive version);
+//! - `fw-blocked`: the three-phase blocked algorithm of Venkataraman et al. (the article's): per
 //!   round, the diagonal 32 x 32 tile alone in shared memory, then the tiles of its row and
 //!   column, then every other tile as a min-plus product with its cell in a register;
 //! - `fw-tuned` (the default): the blocked rounds with a faster third phase for
@@ -51,6 +51,7 @@ pub const KERNELS: KernelSource = KernelSource {
     name: "fw",
     source: include_str!("fw.cu"),
 };
+pub const KERNEL_SOURCES: &[&crate::cuda::KernelSource] = &[&KERNELS];
 
 /// Every kernel file of the APSP (a test compiles each one).
 pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];
@@ -65,9 +66,11 @@ const ROUNDS_AHEAD: usize = 4;
 /// Which GPU Floyd-Warshall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum FwVariant {
-    /// One launch per pivot, a thread per element (seed 001's naive version).
+    /// One launch per pivot, a thread per element (the GPU Floyd-Warshall article's naive
+    /// version).
     Naive,
-    /// Three phases per 32 x 32 diagonal tile, in shared memory (seed 001's blocked one).
+    /// Three phases per 32 x 32 diagonal tile, in shared memory (the article's blocked one,
+    /// after Venkataraman et al.).
     Blocked,
     /// The blocked rounds with a register-tiled DPX third phase where the cells allow it
     /// (non-negative 32-bit, no predecessors), else `Blocked`.
@@ -189,7 +192,7 @@ fn run(
         Ok(cycle)
     };
     progress.begin("floyd-warshall (GPU)", 1);
-    let r = floyd_warshall_by(g, opts, sink, progress, Some(&mut solve));
+    let r = floyd_warshall_by(g, opts, sink, progress, &mut solve);
     progress.finish();
     r.map(|_| kernel_seconds)
 }
@@ -444,12 +447,88 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
 ) -> Result<(Option<usize>, f64)> {
     let rows = d.len() / big.max(1);
     let first_row = share.map_or(0, |s| s.rows[s.member.rank].start);
-    let cell = std::mem::size_of::<C>() as u64;
+    let lay = Layout {
+        big,
+        rows,
+        first_row,
+    };
+    reserve(
+        gpu,
+        share,
+        lay,
+        std::mem::size_of::<C>() as u64,
+        pred.is_some(),
+    )?;
+    let f = |name: &str| -> Result<CudaFunction> {
+        gpu.function(&KERNELS, &format!("{name}_{suffix}"))
+    };
+    let mut m = OnGpu::upload(gpu, d, pred.as_deref(), share.is_some(), big)?;
+    let big32 = u32::try_from(big).map_err(|_| Error::TooLarge {
+        what: "vertices for the GPU Floyd-Warshall".into(),
+        value: big as u64,
+        limit: u64::from(u32::MAX),
+    })?;
+    let stream = gpu.stream().clone();
+    let timer = gpu.timer()?;
+    match variant {
+        FwVariant::Naive => naive_rounds(&stream, &f("fw_naive")?, &mut m, (big32, n), thr)?,
+        FwVariant::Blocked | FwVariant::Tuned => {
+            let (p1, p2, p3) = (f("fw_phase1")?, f("fw_phase2")?, f("fw_phase3")?);
+            let p3_tuned = match variant == FwVariant::Tuned {
+                true => Some(gpu.function(&KERNELS, "fw_tuned_phase3_u32")?),
+                false => None,
+            };
+            let kernels = BlockedKernels {
+                p1,
+                p2,
+                p3,
+                p3_tuned,
+            };
+            blocked_rounds(&stream, &kernels, &mut m, (lay, big32), thr, share)?;
+        }
+    }
+    let done = timer.kernels_done(gpu)?;
+    if let Some(s) = share {
+        s.member.link.wait_event(&done)?;
+    }
+    let seconds = timer.finish(&done)?.kernel_seconds;
+    gpu.download_into(&m.dd, d)?;
+    if let Some(p) = pred {
+        gpu.download_into(&m.pp, p)?;
+    }
+    let mut c = [0u32];
+    gpu.download_into(&m.cycle, &mut c)?;
+    Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+}
+
+/// Where a GPU's rows lie in the padded `big` x `big` matrix: `rows` rows from
+/// `first_row` (all of them on one GPU).
+#[derive(Clone, Copy)]
+struct Layout {
+    big: usize,
+    rows: usize,
+    first_row: usize,
+}
+
+/// Checks that this GPU can hold its part of the matrix (`cell` bytes a cell, with
+/// predecessors or not) and, in a team, that every GPU can: no rank may wait in a
+/// broadcast for one that could not allocate.
+fn reserve(
+    gpu: &Gpu,
+    share: Option<Share<'_>>,
+    Layout {
+        big,
+        rows,
+        first_row,
+    }: Layout,
+    cell: u64,
+    has_pred: bool,
+) -> Result<()> {
     let needed = match share {
-        None => matrix_bytes(big as u64, cell, pred.is_some()),
+        None => matrix_bytes(big as u64, cell, has_pred),
         // This rank's rows and the broadcast pivot rows (cells and predecessors).
         Some(_) => {
-            let per = cell + if pred.is_some() { 4 } else { 0 };
+            let per = cell + if has_pred { 4 } else { 0 };
             (rows as u64 + TILE as u64) * big as u64 * per + 8
         }
     };
@@ -467,7 +546,6 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
         needed,
     );
     if let Some(s) = share {
-        // No rank may wait in a broadcast for one that could not allocate.
         if !s.member.agree(made.is_ok())? {
             made?;
             return Err(Error::Nccl(
@@ -475,183 +553,234 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
             ));
         }
     }
-    made?;
-    let f = |name: &str| -> Result<CudaFunction> {
-        gpu.function(&KERNELS, &format!("{name}_{suffix}"))
+    made
+}
+
+/// The matrix on the GPU: its cells, its predecessors (else one placeholder word), a
+/// team's broadcast pivot rows (cells and predecessors) and the cycle flag.
+struct OnGpu<C> {
+    dd: CudaSlice<C>,
+    pp: CudaSlice<u32>,
+    has_pred: u32,
+    piv: Option<(CudaSlice<C>, CudaSlice<u32>)>,
+    cycle: CudaSlice<u32>,
+}
+
+impl<C: DeviceRepr + ValidAsZeroBits> OnGpu<C> {
+    /// Uploads the cells `d` and predecessors `pred`, and allocates a team's (`team`) pivot
+    /// rows of `big` cells each and the cycle flag (no cycle yet).
+    fn upload(gpu: &Gpu, d: &[C], pred: Option<&[u32]>, team: bool, big: usize) -> Result<Self> {
+        let dd = gpu.upload(d)?;
+        let has_pred = u32::from(pred.is_some());
+        let pp = match pred {
+            Some(p) => gpu.upload(p)?,
+            None => gpu.zeros::<u32>(1)?,
+        };
+        let piv = match team {
+            true => Some((
+                gpu.zeros::<C>(TILE as usize * big)?,
+                gpu.zeros::<u32>(if pred.is_some() {
+                    TILE as usize * big
+                } else {
+                    1
+                })?,
+            )),
+            false => None,
+        };
+        let cycle = gpu.upload(&[u32::MAX])?;
+        Ok(OnGpu {
+            dd,
+            pp,
+            has_pred,
+            piv,
+            cycle,
+        })
+    }
+}
+
+/// `fw-naive`'s rounds: one launch of `k_fn` per pivot `k < n`, a thread per cell of the
+/// `big32` x `big32` matrix.
+fn naive_rounds<C: DeviceRepr + Copy>(
+    stream: &Arc<CudaStream>,
+    k_fn: &CudaFunction,
+    m: &mut OnGpu<C>,
+    (big32, n): (u32, usize),
+    thr: C,
+) -> Result<()> {
+    // 16 x 16 threads a block; at most 1024 x 1024 blocks, which sweep bigger
+    // matrices in tiles.
+    let blocks = big32.div_ceil(16).min(1024);
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (blocks, blocks, 1),
+        block_dim: (16, 16, 1),
+        shared_mem_bytes: 0,
     };
-    let mut dd = gpu.upload(d)?;
-    let has_pred = u32::from(pred.is_some());
-    let mut pp = match &pred {
-        Some(p) => gpu.upload(p)?,
-        None => gpu.zeros::<u32>(1)?,
-    };
-    // The broadcast pivot rows of a team (cells and predecessors).
-    let mut piv = match share {
-        Some(_) => Some((
-            gpu.zeros::<C>(TILE as usize * big)?,
-            gpu.zeros::<u32>(if pred.is_some() {
-                TILE as usize * big
-            } else {
-                1
-            })?,
-        )),
-        None => None,
-    };
-    let mut cycle = gpu.upload(&[u32::MAX])?;
-    let big32 = u32::try_from(big).map_err(|_| Error::TooLarge {
-        what: "vertices for the GPU Floyd-Warshall".into(),
-        value: big as u64,
-        limit: u64::from(u32::MAX),
-    })?;
-    let stream = gpu.stream().clone();
-    let timer = gpu.timer()?;
-    match variant {
-        FwVariant::Naive => {
-            let k_fn = f("fw_naive")?;
-            // 16 x 16 threads a block; at most 1024 x 1024 blocks, which sweep bigger
-            // matrices in tiles.
-            let blocks = big32.div_ceil(16).min(1024);
-            let cfg = cudarc::driver::LaunchConfig {
-                grid_dim: (blocks, blocks, 1),
-                block_dim: (16, 16, 1),
-                shared_mem_bytes: 0,
-            };
-            // The padding vertices are isolated: pivoting on them changes nothing.
-            for k in 0..n as u32 {
-                let at = Pivot {
-                    has_pred,
-                    big: big32,
-                    k,
-                    thr,
-                };
-                let mut b = stream.launch_builder(&k_fn);
-                at.push(&mut b, &mut dd, &mut pp);
-                b.arg(&mut cycle);
-                // SAFETY: matches fw_naive_*(d, p, pred, big, k, thr, cycle): d holds big^2
-                // cells, p big^2 when pred is set (else one, never read), cycle one.
-                unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+    // The padding vertices are isolated: pivoting on them changes nothing.
+    for k in 0..n as u32 {
+        let at = Pivot {
+            has_pred: m.has_pred,
+            big: big32,
+            k,
+            thr,
+        };
+        let mut b = stream.launch_builder(k_fn);
+        at.push(&mut b, &mut m.dd, &mut m.pp);
+        b.arg(&mut m.cycle);
+        // SAFETY: matches fw_naive_*(d, p, pred, big, k, thr, cycle): d holds big^2
+        // cells, p big^2 when pred is set (else one, never read), cycle one.
+        unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+    }
+    Ok(())
+}
+
+/// The blocked variants' kernels for the cell type: phases 1, 2 and 3, and `fw-tuned`'s
+/// third phase where it applies.
+struct BlockedKernels {
+    p1: CudaFunction,
+    p2: CudaFunction,
+    p3: CudaFunction,
+    p3_tuned: Option<CudaFunction>,
+}
+
+/// `fw-blocked`'s and `fw-tuned`'s rounds, one per diagonal tile of the `big32`-wide
+/// matrix laid out as `lay`: phase 1 and the pivot rows' phase 2 on the GPU that owns
+/// them, then (one GPU) phase 2's column tiles with them and phase 3 over the matrix, or
+/// (a team, [`team_round`]) the rest from the broadcast pivot rows.
+fn blocked_rounds<C: DeviceRepr + Copy + NcclType>(
+    stream: &Arc<CudaStream>,
+    k: &BlockedKernels,
+    m: &mut OnGpu<C>,
+    (lay, big32): (Layout, u32),
+    thr: C,
+    share: Option<Share<'_>>,
+) -> Result<()> {
+    let tiles = big32 / TILE;
+    let local_tiles = (lay.rows / TILE as usize) as u32;
+    let t0 = (lay.first_row / TILE as usize) as u32;
+    let mut ahead = std::collections::VecDeque::new();
+    for kb in 0..tiles {
+        if let Some(s) = share {
+            // A team queues at most ROUNDS_AHEAD rounds ahead of its GPU, so that
+            // every wait for the team is short and watched (Link::wait_event).
+            ahead.push_back(
+                stream
+                    .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
+                    .map_err(gpu_err)?,
+            );
+            if ahead.len() > ROUNDS_AHEAD {
+                let due = ahead.pop_front().expect("more than none");
+                s.member.link.wait_event(&due)?;
             }
         }
-        FwVariant::Blocked | FwVariant::Tuned => {
-            let (p1, p2, p3) = (f("fw_phase1")?, f("fw_phase2")?, f("fw_phase3")?);
-            let p3_tuned = match variant == FwVariant::Tuned {
-                true => Some(gpu.function(&KERNELS, "fw_tuned_phase3_u32")?),
-                false => None,
-            };
-            let tiles = big32 / TILE;
-            let local_tiles = (rows / TILE as usize) as u32;
-            let t0 = (first_row / TILE as usize) as u32;
-            let mut ahead = std::collections::VecDeque::new();
-            for kb in 0..tiles {
-                if let Some(s) = share {
-                    // A team queues at most ROUNDS_AHEAD rounds ahead of its GPU, so that
-                    // every wait for the team is short and watched (Link::wait_event).
-                    ahead.push_back(
-                        stream
-                            .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
-                            .map_err(gpu_err)?,
-                    );
-                    if ahead.len() > ROUNDS_AHEAD {
-                        let due = ahead.pop_front().expect("more than none");
-                        s.member.link.wait_event(&due)?;
-                    }
-                }
-                let pivot_row = (kb * TILE) as usize;
-                let owner = share.map(|s| {
-                    s.rows
-                        .iter()
-                        .position(|r| r.contains(&pivot_row))
-                        .expect("the ranks' rows cover the matrix")
-                });
-                let mine = match (share, owner) {
-                    (Some(s), Some(o)) => o == s.member.rank,
-                    _ => true,
-                };
-                let at = Pivot {
-                    has_pred,
-                    big: big32,
-                    k: kb,
-                    thr,
-                };
-                if mine {
-                    let mut b = stream.launch_builder(&p1);
-                    at.push(&mut b, &mut dd, &mut pp);
-                    b.arg(&mut cycle).arg(&t0);
-                    // SAFETY: matches fw_phase1_*; the diagonal tile's rows are this
-                    // GPU's (kb >= t0), and big a multiple of TILE, so it lies inside d.
-                    unsafe { b.launch(tile_grid(1, 1)) }.map_err(gpu_err)?;
-                }
-                // Phase 2: the pivot rows' tiles on their owner (with the column tiles
-                // in the same launch on one GPU).
-                if mine {
-                    let parts = if share.is_none() { 2 } else { 1 };
-                    launch_tiles(
-                        &stream,
-                        &p2,
-                        (&mut dd, &mut pp),
-                        (&at, t0),
-                        Some(0),
-                        None,
-                        (tiles, parts),
-                    )?;
-                }
-                let Some(s) = share else {
-                    // One GPU: phase 3 over the whole matrix.
-                    phase3(
-                        &stream,
-                        (&p3, p3_tuned.as_ref()),
-                        (&mut dd, &mut pp),
-                        (&at, t0),
-                        None,
-                        (tiles, local_tiles),
-                    )?;
-                    continue;
-                };
-                let (pc, pq) = piv.as_mut().expect("a team has pivot buffers");
-                let root = owner.expect("a team has an owner");
-                let off = pivot_row.saturating_sub(first_row) * big;
-                let span = TILE as usize * big;
-                let link = &s.member.link;
-                // The owner's pivot rows (cells, then predecessors) to every rank.
-                link.broadcast(mine.then(|| dd.slice(off..off + span)).as_ref(), pc, root)?;
-                if has_pred == 1 {
-                    link.broadcast(mine.then(|| pp.slice(off..off + span)).as_ref(), pq, root)?;
-                }
-                if local_tiles == 0 {
-                    continue;
-                }
-                launch_tiles(
-                    &stream,
-                    &p2,
-                    (&mut dd, &mut pp),
-                    (&at, t0),
-                    Some(1),
-                    Some((&*pc, &*pq)),
-                    (local_tiles, 1),
-                )?;
-                phase3(
-                    &stream,
-                    (&p3, p3_tuned.as_ref()),
-                    (&mut dd, &mut pp),
-                    (&at, t0),
-                    Some((&*pc, &*pq)),
-                    (tiles, local_tiles),
-                )?;
-            }
+        let pivot_row = (kb * TILE) as usize;
+        let owner = share.map(|s| {
+            s.rows
+                .iter()
+                .position(|r| r.contains(&pivot_row))
+                .expect("the ranks' rows cover the matrix")
+        });
+        let mine = match (share, owner) {
+            (Some(s), Some(o)) => o == s.member.rank,
+            _ => true,
+        };
+        let at = Pivot {
+            has_pred: m.has_pred,
+            big: big32,
+            k: kb,
+            thr,
+        };
+        if mine {
+            let mut b = stream.launch_builder(&k.p1);
+            at.push(&mut b, &mut m.dd, &mut m.pp);
+            b.arg(&mut m.cycle).arg(&t0);
+            // SAFETY: matches fw_phase1_*; the diagonal tile's rows are this
+            // GPU's (kb >= t0), and big a multiple of TILE, so it lies inside d.
+            unsafe { b.launch(tile_grid(1, 1)) }.map_err(gpu_err)?;
         }
+        // Phase 2: the pivot rows' tiles on their owner (with the column tiles
+        // in the same launch on one GPU).
+        if mine {
+            let parts = if share.is_none() { 2 } else { 1 };
+            launch_tiles(
+                stream,
+                &k.p2,
+                (&mut m.dd, &mut m.pp),
+                (&at, t0),
+                Some(0),
+                None,
+                (tiles, parts),
+            )?;
+        }
+        let Some(s) = share else {
+            // One GPU: phase 3 over the whole matrix.
+            phase3(
+                stream,
+                (&k.p3, k.p3_tuned.as_ref()),
+                (&mut m.dd, &mut m.pp),
+                (&at, t0),
+                None,
+                (tiles, local_tiles),
+            )?;
+            continue;
+        };
+        let root = owner.expect("a team has an owner");
+        team_round(
+            stream,
+            k,
+            m,
+            (&at, t0),
+            (s, root, mine),
+            lay,
+            (tiles, local_tiles),
+        )?;
     }
-    let done = timer.kernels_done(gpu)?;
-    if let Some(s) = share {
-        s.member.link.wait_event(&done)?;
+    Ok(())
+}
+
+/// A team's rest of round `at.k` once the owner (`root`; `mine`: this GPU) has closed the
+/// pivot rows: the owner broadcasts them (cells, then predecessors) to every rank, and
+/// each rank with rows does its column tiles (phase 2) and the rest (phase 3) from the
+/// copy.
+#[allow(clippy::type_complexity)]
+fn team_round<C: DeviceRepr + NcclType>(
+    stream: &Arc<CudaStream>,
+    k: &BlockedKernels,
+    m: &mut OnGpu<C>,
+    (at, t0): (&Pivot<C>, u32),
+    (s, root, mine): (Share<'_>, usize, bool),
+    lay: Layout,
+    (tiles, local_tiles): (u32, u32),
+) -> Result<()> {
+    let (pc, pq) = m.piv.as_mut().expect("a team has pivot buffers");
+    let pivot_row = (at.k * TILE) as usize;
+    let off = pivot_row.saturating_sub(lay.first_row) * lay.big;
+    let span = TILE as usize * lay.big;
+    let link = &s.member.link;
+    // The owner's pivot rows (cells, then predecessors) to every rank.
+    link.broadcast(mine.then(|| m.dd.slice(off..off + span)).as_ref(), pc, root)?;
+    if m.has_pred == 1 {
+        link.broadcast(mine.then(|| m.pp.slice(off..off + span)).as_ref(), pq, root)?;
     }
-    let seconds = timer.finish(&done)?.kernel_seconds;
-    gpu.download_into(&dd, d)?;
-    if let Some(p) = pred {
-        gpu.download_into(&pp, p)?;
+    if local_tiles == 0 {
+        return Ok(());
     }
-    let mut c = [0u32];
-    gpu.download_into(&cycle, &mut c)?;
-    Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+    launch_tiles(
+        stream,
+        &k.p2,
+        (&mut m.dd, &mut m.pp),
+        (at, t0),
+        Some(1),
+        Some((&*pc, &*pq)),
+        (local_tiles, 1),
+    )?;
+    phase3(
+        stream,
+        (&k.p3, k.p3_tuned.as_ref()),
+        (&mut m.dd, &mut m.pp),
+        (at, t0),
+        Some((&*pc, &*pq)),
+        (tiles, local_tiles),
+    )
 }
 
 /// What each kernel over the matrix's cells (and predecessors) takes first, fw.cu's `(d,

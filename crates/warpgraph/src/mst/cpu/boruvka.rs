@@ -4,8 +4,8 @@
 //! `(weight, smaller endpoint, larger endpoint)`: the same edges as Kruskal.
 //!
 //! **Method** (Borůvka 1926; the data-parallel formulation of Vineet, Harish, Patidar and
-//! Narayanan, "Fast minimum spanning tree for large graphs on the GPU", HPG 2009, seed
-//! document 004). Each round, every component takes its lightest outgoing edge; under a
+//! Narayanan, "Fast minimum spanning tree for large graphs on the GPU", HPG 2009). Each
+//! round, every component takes its lightest outgoing edge; under a
 //! strict total order all of these belong to the forest (cut property), and the "my lightest
 //! edge leads to" successor graph has no cycles but mutual pairs (two components choosing
 //! the same edge), where the smaller id stays the root. The other components hook onto

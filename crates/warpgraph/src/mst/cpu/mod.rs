@@ -3,8 +3,8 @@
 //! - [`kruskal`]: the serial baseline (a parallel sort, then one union-find pass);
 //! - [`boruvka`]: parallel rounds of "every tree takes its lightest outgoing edge".
 //!
-//! Both return the identical forest (see the [order](super) the family documents). A GPU
-//! backend will add `mst::cuda` beside this module with the same variant names.
+//! Both return the identical forest (see the [order](super) the family documents), as
+//! does the GPU backend, [`crate::mst::cuda`].
 
 mod boruvka;
 mod kruskal;

@@ -1,4 +1,5 @@
-// Borůvka's minimum spanning forest on the GPU (seed 004, edge-centric after round 1).
+// Borůvka's minimum spanning forest on the GPU (after Vineet, Harish, Patidar and Narayanan's
+// GPU MST; edge-centric after round 1).
 // Host side and the method: mst/cuda/mod.rs.
 //
 // Keys: an arc's place in the total order is one 64-bit word, wk[arc] << shift | arc,

@@ -5,8 +5,8 @@
 //! larger endpoint)` (see the [family docs](super)).
 //!
 //! **Method**: Borůvka built from data-parallel primitives, after Vineet, Harish, Patidar
-//! and Narayanan, "Fast minimum spanning tree for large graphs on the GPU" (HPG 2009,
-//! seed document 004), with its rebuild replaced by filtering (kernels in `boruvka.cu`):
+//! and Narayanan, "Fast minimum spanning tree for large graphs on the GPU" (HPG 2009),
+//! with its rebuild replaced by filtering (kernels in `boruvka.cu`):
 //! - **Keys.** Every arc's place in the order is one 64-bit word, `weight key << s | arc`
 //!   (`s` = the bits of the largest arc index; the weight key is the weight's 32-bit
 //!   order-preserving image, or its rank among the distinct weights when their spread is
@@ -56,6 +56,7 @@ pub const KERNELS: KernelSource = KernelSource {
     name: "mst",
     source: include_str!("boruvka.cu"),
 };
+pub const KERNEL_SOURCES: &[&crate::cuda::KernelSource] = &[&KERNELS];
 
 /// Every kernel file of the MST (a test compiles each one).
 pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];
