@@ -51,7 +51,6 @@ pub const KERNELS: KernelSource = KernelSource {
     name: "fw",
     source: include_str!("fw.cu"),
 };
-pub const KERNEL_SOURCES: &[&crate::cuda::KernelSource] = &[&KERNELS];
 
 /// Every kernel file of the APSP (a test compiles each one).
 pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];

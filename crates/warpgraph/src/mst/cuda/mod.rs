@@ -56,7 +56,6 @@ pub const KERNELS: KernelSource = KernelSource {
     name: "mst",
     source: include_str!("boruvka.cu"),
 };
-pub const KERNEL_SOURCES: &[&crate::cuda::KernelSource] = &[&KERNELS];
 
 /// Every kernel file of the MST (a test compiles each one).
 pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];
