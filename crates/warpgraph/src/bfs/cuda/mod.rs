@@ -518,7 +518,7 @@ impl GpuBfs {
         }
         let done = timer.kernels_done(&self.gpu)?;
         // (After the timer's end, so that printing is not counted as the kernels' time.)
-        if opts.scheduling && std::env::var_os("WARPGRAPH_TRACE").is_some() {
+        if opts.scheduling && crate::settings::get().trace >= 1 {
             self.print_trace()?;
         }
         Ok((timer, done))
@@ -751,7 +751,7 @@ impl GpuBfs {
                 );
             }
         }
-        if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+        if crate::settings::get().trace >= 1 {
             eprintln!(
                 "host: {:.3} ms waiting for the GPU and copying the result back ({})",
                 t0.elapsed().as_secs_f64() * 1e3,

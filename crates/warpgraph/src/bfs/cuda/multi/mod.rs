@@ -144,7 +144,6 @@ mod delegates;
 mod host_levels;
 mod partition;
 mod rank;
-mod sweep;
 #[cfg(test)]
 mod tests;
 mod trace;
@@ -154,7 +153,7 @@ use host_levels::HostLevels;
 pub use partition::bytes_needed;
 use partition::{pieces_bound, pieces_of, Partition};
 use rank::RankState;
-use trace::{mark, print_threads_once, print_trace, step, HostMoments, LevelMarks};
+use trace::{mark, print_threads_once, print_trace, step, LevelMarks};
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -267,11 +266,88 @@ pub const SYMMETRIC: bool = true;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TeamSetup {
     /// A team of several ranks takes its short levels solo where every GPU has the
-    /// memory (`RankState::solo`; `WARPGRAPH_BFS_SOLO`).
+    /// memory (`RankState::solo`).
     pub solo: bool,
     /// A team of several GPUs exchanges its bitmaps in NCCL's symmetric memory where it
-    /// can ([`SYMMETRIC`]; `WARPGRAPH_BFS_SYMMETRIC`).
+    /// can ([`SYMMETRIC`]).
     pub symmetric: bool,
+}
+
+impl Default for TeamSetup {
+    /// Solo where the memory allows, bitmaps in symmetric memory where NCCL has it.
+    fn default() -> Self {
+        TeamSetup {
+            solo: true,
+            symmetric: SYMMETRIC,
+        }
+    }
+}
+
+/// The bounds by which a team's searches choose the way of each level. The defaults
+/// suit every graph tried; each is settable for experiments and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TeamTuning {
+    /// Frontier out-arcs up to which a top-down level is short (1 to [`LIST_CAP`]): a
+    /// level of more arcs is split by owner (a team's) or expanded into the bitmap (a
+    /// team of one's).
+    pub list_cap: usize,
+    /// Frontier out-arcs, over all the first levels, up to which the host expands them
+    /// itself (0 to [`LIST_CAP`]; 0: every level on the GPUs). Default [`HOST_ARCS`].
+    pub host_arcs: usize,
+    /// The mean out-degree of a long top-down level's frontier from which every GPU
+    /// expands the whole frontier (0: always; `u64::MAX`: never, the hubs only). Default
+    /// [`WHOLE_DEGREE`].
+    pub whole_degree: u64,
+    /// Blocks of a team of one's (or a solo team's) run of short levels in one launch
+    /// (0 to 65,536; 0: no runs, the levels one by one; at most as many as are resident
+    /// are used). Default [`RUN_BLOCKS`].
+    pub run_blocks: u32,
+    /// Frontier out-arcs up to which a short level goes into such a run (0 to
+    /// [`LIST_CAP`]). Default [`RUN_ARCS`].
+    pub run_arcs: u64,
+}
+
+impl Default for TeamTuning {
+    fn default() -> Self {
+        TeamTuning {
+            list_cap: LIST_CAP,
+            host_arcs: HOST_ARCS,
+            whole_degree: WHOLE_DEGREE,
+            run_blocks: RUN_BLOCKS,
+            run_arcs: RUN_ARCS,
+        }
+    }
+}
+
+impl TeamTuning {
+    /// Checks that every bound lies within its range.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the field, its value and its range.
+    pub fn check(&self) -> Result<()> {
+        let cap = LIST_CAP as u64;
+        let fields = [
+            ("list_cap", self.list_cap as u64, 1..=cap, "arcs"),
+            ("host_arcs", self.host_arcs as u64, 0..=cap, "arcs"),
+            (
+                "run_blocks",
+                u64::from(self.run_blocks),
+                0..=1 << 16,
+                "blocks",
+            ),
+            ("run_arcs", self.run_arcs, 0..=cap, "arcs"),
+        ];
+        for (name, value, range, what) in fields {
+            if !range.contains(&value) {
+                return Err(Error::InvalidArgument(format!(
+                    "TeamTuning::{name} = {value}: expected {} to {} {what}",
+                    range.start(),
+                    range.end()
+                )));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A top-down level whose frontier has at most this many out-arcs is short: each rank's
@@ -297,7 +373,7 @@ pub fn bfs_team(
     opts: &BfsOptions,
 ) -> Result<TeamRuns> {
     let searches: Vec<(VertexId, BfsOptions)> = sources.iter().map(|&s| (s, *opts)).collect();
-    bfs_team_each(spec, g, &searches)
+    bfs_team_each(spec, g, &searches, &TeamTuning::default())
 }
 
 /// As [`bfs_team`], each search with its own options, all on one setup of the team
@@ -309,10 +385,12 @@ pub fn bfs_team_each(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
+    tuning: &TeamTuning,
 ) -> Result<TeamRuns> {
-    let t = Tuning::from_env()?;
-    let ways = (t.list_cap, t.host_arcs, t.whole_degree);
-    bfs_team_lists(spec, g, searches, ways, t.setup)
+    tuning.check()?;
+    let tuning = Tuning::of(tuning, TeamSetup::default());
+    let mut runs = every_tree(spec, g, searches, &[tuning])?;
+    Ok(runs.remove(0))
 }
 
 /// One search of a team, as [`bfs_team_visit`] hands it over once every rank is done.
@@ -362,7 +440,8 @@ pub struct TeamSearch<'a> {
 ///
 /// # Example
 /// ```no_run
-/// use warpgraph::bfs::{self, cuda::multi::bfs_team_visit, BfsOptions, BfsTree};
+/// use warpgraph::bfs::cuda::multi::{bfs_team_visit, TeamTuning};
+/// use warpgraph::bfs::{self, BfsOptions, BfsTree};
 /// use warpgraph::cuda::team::TeamSpec;
 /// use warpgraph::generate::{generate, GenerateOptions, Generator};
 /// # fn main() -> warpgraph::Result<()> {
@@ -370,7 +449,8 @@ pub struct TeamSearch<'a> {
 /// let g = generate(&kron, &GenerateOptions::default())?;
 /// let searches: Vec<_> = (0..64).map(|s| (s, BfsOptions::default())).collect();
 /// let mut tree = BfsTree::default();
-/// bfs_team_visit(&TeamSpec::local(2), &g, &searches, &mut tree, |s| {
+/// let tuning = TeamTuning::default();
+/// bfs_team_visit(&TeamSpec::local(2), &g, &searches, &tuning, &mut tree, |s| {
 ///     if let Some(tree) = s.tree {
 ///         bfs::verify(&g, tree)?;
 ///         println!("{}: {} reached in {:.3} ms", tree.source, tree.reached(),
@@ -385,10 +465,13 @@ pub fn bfs_team_visit(
     spec: &TeamSpec,
     g: &Graph,
     searches: &[(VertexId, BfsOptions)],
+    tuning: &TeamTuning,
     tree: &mut BfsTree,
     visit: impl FnMut(&TeamSearch<'_>) -> Result<()> + Send,
 ) -> Result<f64> {
-    team_searches(spec, g, searches, &[Tuning::from_env()?], tree, visit)
+    tuning.check()?;
+    let tuning = Tuning::of(tuning, TeamSetup::default());
+    team_searches(spec, g, searches, &[tuning], tree, visit)
 }
 
 /// As [`bfs_team_each`], with top-down levels short up to `list_cap` frontier arcs (at
@@ -457,10 +540,7 @@ pub fn bfs_team_failing(
         fail_at: Some((rank, level)),
         run_blocks: RUN_BLOCKS,
         run_arcs: RUN_ARCS,
-        setup: TeamSetup {
-            solo: true,
-            symmetric: SYMMETRIC,
-        },
+        setup: TeamSetup::default(),
     };
     let mut runs = every_tree(spec, g, searches, &[tuning])?;
     Ok(runs.remove(0))
@@ -522,105 +602,18 @@ struct Tuning {
 }
 
 impl Tuning {
-    /// The defaults, or `WARPGRAPH_BFS_LIST_CAP` (the most frontier arcs of a short
-    /// level), `WARPGRAPH_BFS_HOST_ARCS`, `WARPGRAPH_BFS_WHOLE_DEGREE`,
-    /// `WARPGRAPH_BFS_RUN_BLOCKS`, `WARPGRAPH_BFS_RUN_ARCS`, `WARPGRAPH_BFS_SOLO` and
-    /// `WARPGRAPH_BFS_SYMMETRIC`.
-    fn from_env() -> Result<Tuning> {
-        let list_cap = setting_from(
-            "WARPGRAPH_BFS_LIST_CAP",
-            LIST_CAP as u64,
-            1..=LIST_CAP as u64,
-            "a number of arcs",
-        )?;
-        Ok(Tuning {
-            list_cap: list_cap as usize,
-            host_arcs: setting_from(
-                "WARPGRAPH_BFS_HOST_ARCS",
-                HOST_ARCS as u64,
-                0..=LIST_CAP as u64,
-                "a number of arcs",
-            )? as usize,
-            whole_degree: setting_from(
-                "WARPGRAPH_BFS_WHOLE_DEGREE",
-                WHOLE_DEGREE,
-                0..=u64::MAX,
-                "a mean out-degree",
-            )?,
+    /// A search of the team's own: `tuning`'s bounds, set up as `setup`.
+    fn of(tuning: &TeamTuning, setup: TeamSetup) -> Tuning {
+        Tuning {
+            list_cap: tuning.list_cap,
+            host_arcs: tuning.host_arcs,
+            whole_degree: tuning.whole_degree,
             fail_at: None,
-            run_blocks: setting_from(
-                "WARPGRAPH_BFS_RUN_BLOCKS",
-                RUN_BLOCKS.into(),
-                0..=1 << 16,
-                "a number of blocks (0: no runs)",
-            )? as u32,
-            run_arcs: setting_from(
-                "WARPGRAPH_BFS_RUN_ARCS",
-                RUN_ARCS,
-                0..=LIST_CAP as u64,
-                "a number of arcs",
-            )?,
-            setup: TeamSetup {
-                solo: switch_from("WARPGRAPH_BFS_SOLO", true)?,
-                symmetric: switch_from("WARPGRAPH_BFS_SYMMETRIC", SYMMETRIC)?,
-            },
-        })
+            run_blocks: tuning.run_blocks,
+            run_arcs: tuning.run_arcs,
+            setup,
+        }
     }
-}
-
-/// A setting's value: `value` (an environment variable's) as a number within `range`, or
-/// `default` where it is not set.
-///
-/// # Errors
-/// [`Error::InvalidArgument`], naming the variable, its value and what it expects.
-fn setting(
-    name: &str,
-    value: Option<&str>,
-    default: u64,
-    range: std::ops::RangeInclusive<u64>,
-    what: &str,
-) -> Result<u64> {
-    match value {
-        None => Ok(default),
-        Some(v) => match v.parse() {
-            Ok(a) if range.contains(&a) => Ok(a),
-            _ => Err(Error::InvalidArgument(format!(
-                "{name}={v:?}: expected {what}, {} to {}",
-                range.start(),
-                range.end()
-            ))),
-        },
-    }
-}
-
-/// [`setting`] of the environment variable `name`.
-fn setting_from(
-    name: &str,
-    default: u64,
-    range: std::ops::RangeInclusive<u64>,
-    what: &str,
-) -> Result<u64> {
-    setting(
-        name,
-        std::env::var(name).ok().as_deref(),
-        default,
-        range,
-        what,
-    )
-}
-
-/// A setting that is on or off: `value` (an environment variable's) 1 or 0, or `default`
-/// where it is not set.
-///
-/// # Errors
-/// As [`setting`]'s, for any other value.
-fn switch(name: &str, value: Option<&str>, default: bool) -> Result<bool> {
-    Ok(setting(name, value, default.into(), 0..=1, "0 (no) or 1 (yes)")? == 1)
-}
-
-/// [`switch`] of the environment variable `name`.
-fn switch_from(name: &str, default: bool) -> Result<bool> {
-    switch(name, std::env::var(name).ok().as_deref(), default)
 }
 
 /// The caller's `visit`, as the first rank of the process holds it.

@@ -1,6 +1,7 @@
 //! A rank's part of the graph on its GPU, and its steps of a search.
 
 use super::*;
+use crate::settings;
 
 /// Who expands a top-down level's frontier vertices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,7 +27,7 @@ struct Short {
     /// made from the bitmap either.
     seeded: bool,
     /// Its queue does the level before's visit (visited |= front, as it reads every word
-    /// of `front`): see [`RankState::fold_visit`].
+    /// of `front`): see [`RankState::host_counts`].
     visits: bool,
     /// Queued ahead, before the counts of the level before: its kernels do nothing unless
     /// mbfs_absorb found it short ([`RankState::ahead`]).
@@ -176,25 +177,15 @@ pub(super) struct RankState {
     mailbox: [Mailbox; 2],
     posted: [CudaEvent; 2],
     /// Whether a level split by owner sums the ranks' counts on the hosts ([`Board`],
-    /// where this process drives every rank, unless `WARPGRAPH_BFS_HOST_COUNTS=0`), and
-    /// the board's last round (a team of one has its counts already, and posts them from
-    /// mbfs_visit). At Kronecker 24 on 4 H200s it made the team of 2 0.02 ms a search
-    /// faster and the team of 4 0.02-0.03 ms. (It was off by default while a team of 4
-    /// stalled for 16-34 ms in some searches; so did one without it, each level's wait a
-    /// multiple of the scheduler's 4 ms tick, until the mailbox's spin yielded its core:
-    /// see BENCHMARKS.md, fiftieth session.)
+    /// where this process drives every rank), and the board's last round (a team of one
+    /// has its counts already, and posts them from mbfs_visit). The host threads sum
+    /// them and queue the next level while the bitmap crosses, with no all-gather of the
+    /// counts. Such a level then leaves its visit (mbfs_visit, visited |= front) to the
+    /// next level: a bottom-up step does it itself, as does a solo short level's queue
+    /// (which reads every word of `front`), which spares a launch between the bitmap's
+    /// all-gather and them; any other kind of level has it first.
     host_counts: bool,
     round: u64,
-    /// Whether the host's last level goes straight into the queue of the GPUs' first level
-    /// where that one is short (mbfs_seed), in place of the bitmap and its scan
-    /// (mbfs_queue over every word solo); `WARPGRAPH_BFS_SEED_QUEUE=0` turns it off.
-    seed_queue: bool,
-    /// Whether, with host counts, a level split by owner leaves its visit (mbfs_visit,
-    /// visited |= front) to the next level: a bottom-up step then does it itself, as does
-    /// a solo short level's queue (which reads every word of `front`), which spares a
-    /// launch between the bitmap's all-gather and them; any other kind of level has it
-    /// first. `WARPGRAPH_BFS_FOLD_VISIT=0` turns it off.
-    fold_visit: bool,
     /// Whether each of the next two levels, by parity, is short (for a level queued ahead,
     /// mbfs_absorb's `ahead`), then the last short level's next frontier's arcs and
     /// vertices.
@@ -299,9 +290,6 @@ impl RankState {
             }));
         }
         let (mut state, own_deg) = made?;
-        if m.world > 1 && std::env::var_os("WARPGRAPH_NCCL_SWEEP").is_some() {
-            sweep::nccl_sweep(m)?;
-        }
         if m.world > 1 && symmetric {
             state.exchange_in_symmetric(m)?;
         }
@@ -403,7 +391,7 @@ impl RankState {
             // Back to the buffers of their own (the window stays the link's, unused).
             self.swap_exchange(&mut other);
             self.symmetric_wrong = true;
-            if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+            if settings::get().trace >= 1 {
                 let why = delivered.map_or_else(|e| e.to_string(), |_| "data wrong".into());
                 eprintln!("rank {}: no all-gather in symmetric memory: {why}", m.rank);
             }
@@ -514,11 +502,6 @@ impl RankState {
             seed: f("mbfs_seed")?,
         };
         let bottom_up_blocks = gpu.resident_grid(&k.bottom_up, "mbfs_bottom_up", THREADS, 8)?;
-        // Where one process drives every rank, each level's counts are summed on the hosts
-        // unless `WARPGRAPH_BFS_HOST_COUNTS=0`.
-        let host_counts = switch_from("WARPGRAPH_BFS_HOST_COUNTS", true)?;
-        let seed_queue = switch_from("WARPGRAPH_BFS_SEED_QUEUE", true)?;
-        let fold_visit = switch_from("WARPGRAPH_BFS_FOLD_VISIT", true)?;
         let rows = |c: &Csr| -> Result<(CudaSlice<u64>, CudaSlice<u32>)> {
             let off = &c.offsets()[r.start..=r.end];
             let base = off[0];
@@ -653,19 +636,16 @@ impl RankState {
             started: event()?,
             unstarted: false,
             ends: gpu.zeros(2)?,
-            steps: match std::env::var("WARPGRAPH_TRACE") {
-                Ok(v) if v == "2" => Some(Vec::new()),
-                _ => None,
-            },
+            steps: (settings::get().trace == 2).then(Vec::new),
             host: HostLevels::new(host_arcs),
             // A vertex reached per arc at most.
             seeds: gpu.zeros(3 * host_arcs.max(1))?,
             seeds_host: gpu.pinned(3 * host_arcs.max(1))?,
             posted: [event()?, event()?],
-            host_counts: m.world > 1 && m.board().is_some() && host_counts,
+            // Where one process drives every rank, each level's counts are summed on
+            // the hosts.
+            host_counts: m.world > 1 && m.board().is_some(),
             round: 0,
-            seed_queue,
-            fold_visit,
             blocks: gpu.info().multiprocessors * 8,
             bottom_up_blocks,
             k,
@@ -700,11 +680,9 @@ impl RankState {
         // of a process comes late by its caller's look at the last search's tree (the
         // bench's verifier: 2.7 s on 2 H200s at Kronecker 26, all of it counted in the
         // other rank's time, so the team's, before).
-        let mut moments = HostMoments::from_env();
         let wait = gpu.wait_start()?;
         let begun = Instant::now();
         m.link.all_reduce_in_place(&mut self.start, Reduce::Max)?;
-        moments.note(0, "started");
         // Only the exchange in symmetric memory waits for it (`gather_front`).
         if self.symmetric {
             self.started.record(&stream).map_err(gpu_err)?;
@@ -739,7 +717,7 @@ impl RankState {
         let mut level = 0u32;
         // The frontier before this one (Beamer: back to top-down only while shrinking).
         let mut prev_nf = 0u64;
-        let trace = std::env::var_os("WARPGRAPH_TRACE").is_some();
+        let trace = settings::get().trace >= 1;
         // The levels traced, printed once the search is done (printing between levels
         // would hold the next one back).
         let mut traced: Vec<LevelMarks> = Vec::new();
@@ -764,7 +742,7 @@ impl RankState {
         // the host's wait for the other ranks' (traced).
         let mut split_round = false;
         let mut board_ms = None;
-        // Whether the level before's mbfs_visit is yet to come (see `fold_visit`).
+        // Whether the level before's mbfs_visit is yet to come (see `host_counts`).
         let mut unvisited = false;
         let undirected = self.undirected();
         while nf > 0 && !nothing_left && !spent(level, nf, mf, undirected == 1) {
@@ -794,7 +772,6 @@ impl RankState {
             prev_nf = nf;
             unexplored = unexplored.saturating_sub(mf);
             let lt = Instant::now();
-            moments.note(level, "level");
             let is_short = !bottom_up && mf <= self.list_cap as u64;
             if !seeded {
                 if !bottom_up && self.host.take(mf) {
@@ -812,10 +789,10 @@ impl RankState {
                     }
                     continue;
                 }
-                seeded_queue = self.seed(gpu, source, level, is_short && self.seed_queue)?;
+                seeded_queue = self.seed(gpu, source, level, is_short)?;
                 seeded = true;
             }
-            // The level before's visit (see `fold_visit`): this level's bottom-up step's,
+            // The level before's visit (see `host_counts`): this level's bottom-up step's,
             // or a short level's queue's where it reads every word (solo; the level
             // before was not short, so the frontier is not listed), else a launch first.
             let pending = std::mem::take(&mut unvisited);
@@ -917,7 +894,6 @@ impl RankState {
                         };
                         self.top_down_step(m, level, short, how, trace)?
                     };
-                    moments.note(level, "step");
                     // The post of this level's counts.
                     let box_ = level as usize & 1;
                     let post = self.mailbox[box_].next();
@@ -954,21 +930,17 @@ impl RankState {
                             // `world`, the mailbox STATS values.
                             unsafe { b.launch(launch_config(1, 1)) }.map_err(gpu_err)?;
                             step(&mut self.steps, gpu, "post")?;
-                            moments.note(level, "post");
                             split_round = true;
                         }
                         // The next frontier (and without host counts, the counts: one
                         // group, one launch) on every rank, then visited |= front.
                         self.gather_front(m, !self.host_counts)?;
                         step(&mut self.steps, gpu, "collective")?;
-                        moments.note(level, "gathered");
                         // With host counts the visit waits for the next level's direction
-                        // (see `fold_visit`).
-                        match self.host_counts && self.fold_visit {
+                        // (see `host_counts`).
+                        match self.host_counts {
                             true => unvisited = true,
-                            // (Posting the sums where the host sums the counts would
-                            // post this level twice.)
-                            false => self.visit(gpu, (!self.host_counts).then_some((dev, post)))?,
+                            false => self.visit(gpu, Some((dev, post)))?,
                         }
                     }
                     self.posted[box_].record(&stream).map_err(gpu_err)?;
@@ -1003,11 +975,9 @@ impl RankState {
                 ahead = Some((then, post, next_cap(mf)));
             }
             let e2 = mark(gpu, trace)?;
-            moments.note(level, "queued");
             let mut counts = [0u64; STATS + 4];
             let box_ = level as usize & 1;
             self.mailbox[box_].wait(post, &self.posted[box_], &mut counts, |t| m.link.watch(t))?;
-            moments.note(level, "counts");
             if std::mem::take(&mut split_round) {
                 // This rank's counts of a level split by owner: the team's are their sums
                 // (every rank sums every such level, so the rounds agree).
@@ -1020,7 +990,6 @@ impl RankState {
                     m.link.watch(t)
                 })?;
                 board_ms = Some(waited.elapsed().as_secs_f64() * 1e3);
-                moments.note(level, "board");
             }
             if counts[2] != 0 {
                 return Err(Error::Gpu(format!(
@@ -1097,7 +1066,6 @@ impl RankState {
         let done = timer.kernels_done(gpu)?;
         m.link.wait_event(&done)?;
         let seen = Instant::now();
-        moments.note(level, "done");
         // Seconds copying to page-locked memory, and from there into the tree.
         let mut copies = (0.0, 0.0);
         if let Some(dest) = dest {
@@ -1124,9 +1092,7 @@ impl RankState {
             }
         }
         let copied = Instant::now();
-        moments.note(level, "copied");
         let times = timer.finish(&done)?;
-        moments.report(m.rank, begun, times.kernel_seconds * 1e3);
         // The slowest rank's times, on every rank, once every rank has written its part.
         // (Seconds as bits: for floats of one sign their order is the integers'.)
         let ends = [times.total_seconds, times.kernel_seconds].map(f64::to_bits);
@@ -1292,7 +1258,7 @@ impl RankState {
         step(&mut self.steps, gpu, "visit")
     }
 
-    /// `fold`: the step does the level before's visit ([`RankState::fold_visit`]).
+    /// `fold`: the step does the level before's visit ([`RankState::host_counts`]).
     fn bottom_up_step(
         &mut self,
         gpu: &Gpu,
