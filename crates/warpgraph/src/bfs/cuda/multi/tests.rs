@@ -1,6 +1,12 @@
-use super::*;
+use super::delegates::Delegates;
+use super::host_levels::HostLevels;
+use super::partition::Partition;
+use super::pieces::pieces_bound;
+use super::tuning::{TeamTuning, LIST_CAP, PIECE};
+use crate::bfs::cuda::never_reached;
 use crate::bfs::{BfsOptions, UNREACHED};
 use crate::graph::testing::graph;
+use crate::graph::Csr;
 use crate::graph::Weights;
 use proptest::prelude::*;
 

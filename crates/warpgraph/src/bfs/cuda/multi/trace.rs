@@ -1,6 +1,9 @@
 //! `WARPGRAPH_TRACE`: each rank's levels, timed by events on its stream.
 
-use super::*;
+use cudarc::driver::CudaEvent;
+
+use crate::cuda::{gpu_err, Gpu};
+use crate::error::Result;
 
 /// A level of a traced search (`WARPGRAPH_TRACE`), kept until the search is done.
 pub(super) struct LevelMarks {
