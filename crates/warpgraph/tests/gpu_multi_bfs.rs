@@ -10,8 +10,8 @@ mod common;
 
 use proptest::prelude::*;
 use warpgraph::bfs::cuda::multi::{
-    bfs_team, bfs_team_each, bfs_team_failing, bfs_team_visit, bfs_team_ways, TeamSetup, LIST_CAP,
-    WHOLE_DEGREE,
+    bfs_team, bfs_team_each, bfs_team_failing, bfs_team_visit, bfs_team_ways, TeamSetup,
+    TeamTuning, LIST_CAP, WHOLE_DEGREE,
 };
 use warpgraph::bfs::{self, verify, BfsOptions, BfsTree, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
@@ -103,7 +103,8 @@ fn check_lists(g: &Graph, sources: &[u32], ways: &[(usize, usize, u64)]) {
         let fail = move |cap: &dyn std::fmt::Debug, e: Error| -> ! {
             panic!("team of {size}, ways (lists, host arcs, whole degree) and setup {cap:?}: {e}")
         };
-        let defaults = bfs_team_each(team, g, &searches).unwrap_or_else(|e| fail(&"defaults", e));
+        let defaults = bfs_team_each(team, g, &searches, &TeamTuning::default())
+            .unwrap_or_else(|e| fail(&"defaults", e));
         let setups: &[TeamSetup] = if team.world > 1 {
             &[SOLO, SPLIT]
         } else {
@@ -424,23 +425,30 @@ fn searches_into_a_reused_tree() {
         let size = team.describe();
         let mut tree = BfsTree::default();
         let (mut seen, mut at) = (Vec::new(), None);
-        bfs_team_visit(&team, &g, &searches, &mut tree, |s| {
-            let t = s.tree.expect("one process holds rank 0");
-            assert_eq!(t.source, sources[s.index], "team of {size}");
-            let want = bfs::bfs(&g, t.source, &BfsOptions::default()).unwrap();
-            assert!(t.depth == want.depth, "team of {size}, search {}", s.index);
-            verify(&g, t).unwrap_or_else(|e| panic!("team of {size}: {e}"));
-            assert!(s.times.seconds > 0.0 && s.times.kernel_seconds.unwrap() > 0.0);
-            assert!(s.levels >= 1 || t.reached() == 1, "{} levels", s.levels);
-            let ptr = (t.depth.as_ptr() as usize, t.parent.as_ptr() as usize);
-            assert_eq!(
-                *at.get_or_insert(ptr),
-                ptr,
-                "team of {size}: vectors replaced"
-            );
-            seen.push(s.index);
-            Ok(())
-        })
+        bfs_team_visit(
+            &team,
+            &g,
+            &searches,
+            &TeamTuning::default(),
+            &mut tree,
+            |s| {
+                let t = s.tree.expect("one process holds rank 0");
+                assert_eq!(t.source, sources[s.index], "team of {size}");
+                let want = bfs::bfs(&g, t.source, &BfsOptions::default()).unwrap();
+                assert!(t.depth == want.depth, "team of {size}, search {}", s.index);
+                verify(&g, t).unwrap_or_else(|e| panic!("team of {size}: {e}"));
+                assert!(s.times.seconds > 0.0 && s.times.kernel_seconds.unwrap() > 0.0);
+                assert!(s.levels >= 1 || t.reached() == 1, "{} levels", s.levels);
+                let ptr = (t.depth.as_ptr() as usize, t.parent.as_ptr() as usize);
+                assert_eq!(
+                    *at.get_or_insert(ptr),
+                    ptr,
+                    "team of {size}: vectors replaced"
+                );
+                seen.push(s.index);
+                Ok(())
+            },
+        )
         .unwrap_or_else(|e| panic!("team of {size}: {e}"));
         assert_eq!(
             seen,
@@ -454,13 +462,20 @@ fn searches_into_a_reused_tree() {
         assert_eq!(tree.source, *sources.last().unwrap());
         // The caller's error, after the second search: no third one.
         let mut calls = 0;
-        let e = bfs_team_visit(&team, &g, &searches, &mut tree, |s| {
-            calls += 1;
-            match s.index {
-                1 => Err(Error::InvalidArgument("enough".into())),
-                _ => Ok(()),
-            }
-        })
+        let e = bfs_team_visit(
+            &team,
+            &g,
+            &searches,
+            &TeamTuning::default(),
+            &mut tree,
+            |s| {
+                calls += 1;
+                match s.index {
+                    1 => Err(Error::InvalidArgument("enough".into())),
+                    _ => Ok(()),
+                }
+            },
+        )
         .unwrap_err();
         assert!(
             matches!(&e, Error::InvalidArgument(m) if m == "enough"),
@@ -486,11 +501,18 @@ fn a_slow_look_at_the_tree_is_not_timed() {
         let size = team.describe();
         let mut tree = BfsTree::default();
         let mut times = Vec::new();
-        bfs_team_visit(&team, &g, &searches, &mut tree, |s| {
-            times.push(s.times);
-            std::thread::sleep(std::time::Duration::from_millis(300));
-            Ok(())
-        })
+        bfs_team_visit(
+            &team,
+            &g,
+            &searches,
+            &TeamTuning::default(),
+            &mut tree,
+            |s| {
+                times.push(s.times);
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                Ok(())
+            },
+        )
         .unwrap_or_else(|e| panic!("team of {size}: {e}"));
         assert_eq!(times.len(), searches.len());
         // The first search waits for no look; the later ones would each have counted one.
@@ -524,7 +546,7 @@ fn a_rank_that_stops_mid_search_stops_the_team() {
             let said = format!("rank {rank}: stopped at level {level}, as asked");
             assert!(e.to_string().contains(&said), "team of {size}: {e}");
         }
-        let runs = bfs_team_each(team, &g, &searches)
+        let runs = bfs_team_each(team, &g, &searches, &TeamTuning::default())
             .unwrap_or_else(|e| panic!("team of {size}, after the stops: {e}"));
         let tree = runs.trees[0].as_ref().unwrap();
         assert!(tree.depth == want, "team of {size}, after the stops");

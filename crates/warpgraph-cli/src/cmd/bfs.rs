@@ -94,10 +94,17 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
             let opts = cpu_options(args.direction, args.switch);
             let mut tree = bfs::BfsTree::default();
             let mut ran = (warpgraph::device::RunTimes::default(), 0, String::new());
-            bfs::cuda::multi::bfs_team_visit(&spec, &g, &[(s, opts)], &mut tree, |s| {
-                ran = (s.times, s.levels, team_ways(s));
-                Ok(())
-            })?;
+            bfs::cuda::multi::bfs_team_visit(
+                &spec,
+                &g,
+                &[(s, opts)],
+                &Default::default(),
+                &mut tree,
+                |s| {
+                    ran = (s.times, s.levels, team_ways(s));
+                    Ok(())
+                },
+            )?;
             if !spec.has_root() {
                 eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
                 return Ok(());

@@ -69,25 +69,32 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         let mut ways = String::new();
         // One tree for every search, each verified before the next one writes over it.
         let mut tree = bfs::BfsTree::default();
-        let setup = bfs::cuda::multi::bfs_team_visit(&spec, g, &searches, &mut tree, |s| {
-            let Some(tree) = s.tree.filter(|_| timed(s.index)) else {
-                return Ok(());
-            };
-            bfs::verify(g, tree)?;
-            ways = team_ways(s);
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            (&tree.depth, &tree.parent).hash(&mut h);
-            hashes.push(h.finish());
-            trials.push(Trial {
-                source: Some(g.ids().external(tree.source)),
-                seconds: s.times.seconds,
-                kernel_seconds: s.times.kernel_seconds,
-                reached: tree.reached(),
-                edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
-                verified: true,
-            });
-            Ok(())
-        })
+        let setup = bfs::cuda::multi::bfs_team_visit(
+            &spec,
+            g,
+            &searches,
+            &Default::default(),
+            &mut tree,
+            |s| {
+                let Some(tree) = s.tree.filter(|_| timed(s.index)) else {
+                    return Ok(());
+                };
+                bfs::verify(g, tree)?;
+                ways = team_ways(s);
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (&tree.depth, &tree.parent).hash(&mut h);
+                hashes.push(h.finish());
+                trials.push(Trial {
+                    source: Some(g.ids().external(tree.source)),
+                    seconds: s.times.seconds,
+                    kernel_seconds: s.times.kernel_seconds,
+                    reached: tree.reached(),
+                    edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
+                    verified: true,
+                });
+                Ok(())
+            },
+        )
         .with_context(|| format!("BFS on {}", spec.describe()))?;
         if !spec.has_root() {
             eprintln!("{}: done (the process of rank 0 reports)", spec.describe());

@@ -17,6 +17,10 @@
 //! [`cpu::direction_optimizing`] for the details. [`Direction`] forces either kind of
 //! step, which is useful for testing and for comparing.
 //!
+//! On GPUs, [`cuda`] runs Enterprise (Liu and Huang, "Enterprise: breadth-first graph
+//! traversal on GPUs", SC'15) on one GPU, and [`cuda::multi`] on several by 1-D
+//! partition of the vertices, both with Beamer's switch.
+//!
 //! ```
 //! use warpgraph::bfs::{bfs, verify, BfsOptions, UNREACHED};
 //! use warpgraph::{EdgeList, BuildOptions, Weights, NO_VERTEX};

@@ -1,8 +1,7 @@
 //! BFS on the CPU: every core through rayon.
 //!
 //! One variant, [`direction_optimizing`]; its [`Direction`](super::Direction) option forces
-//! pure top-down or pure bottom-up steps. A GPU backend will add `bfs::cuda` beside this
-//! module with the same variant names.
+//! pure top-down or pure bottom-up steps. The GPU backends are in [`super::cuda`].
 
 mod direction_optimizing;
 

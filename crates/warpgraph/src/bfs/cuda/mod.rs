@@ -4,9 +4,9 @@
 //! per reached vertex.
 //!
 //! **Method**: Enterprise (Liu and Huang, "Enterprise: breadth-first graph traversal on
-//! GPUs", SC'15; seed 003), level-synchronous, kernels in `bfs.cu`. Each technique is a
-//! switch in [`GpuBfsOptions`], and [`Variant`] names the cumulative steps of the paper's
-//! ablation (its Fig. 13):
+//! GPUs", SC'15), level-synchronous, kernels in `bfs_queues.cu`, `bfs_steps.cu` and
+//! `bfs_search.cu` (one source). Each technique is a switch in [`GpuBfsOptions`], and
+//! [`Variant`] names the cumulative steps of the paper's ablation (its Fig. 13):
 //! - `baseline`: a status array (depth per vertex) and one thread per vertex each level,
 //!   one kernel launch per level, the host checking after each whether anything changed.
 //! - `scheduling` (+ streamlined thread scheduling): each level first builds the frontier
@@ -46,26 +46,23 @@
 //!   hubs, so the level that switches to bottom-up skips its top-down classification.
 //!   It switches at 20% of the hubs rather than 30%, and also on Beamer's rule: a listed
 //!   frontier of at most 16,384 vertices holding more than a fifteenth of all arcs (every
-//!   block sums them alike). Kronecker 22 has roots whose level 2 holds 10M arcs but 16%
-//!   of the hubs: 0.55 to 0.43 ms. Once back from bottom-up it never switches again.
+//!   block sums them alike; a Kronecker graph has roots whose second level holds millions
+//!   of arcs but few of the hubs). Once back from bottom-up it never switches again.
 //!   On a graph whose out-degrees are all at most 32 (a grid, a road network, a mesh),
 //!   crossed in thousands of levels, a listed frontier is expanded from its list, a thread
 //!   per vertex, with one barrier a level, while no switch to bottom-up is possible (it
 //!   holds at most a fifteenth of all arcs): one of at most 8,192 vertices by 32 blocks
 //!   alone, which meet at a barrier of their own level after level while the other blocks
-//!   wait ("solo levels"; on an H100, 2048 x 2048 grid 48.8 to 15.6 ms, 1024 x 1024 14.2 to
-//!   7.3 ms), a bigger one by every block without the queue's classification, pointless
-//!   where every vertex has fewer than 32 arcs ("wide levels"; a 4096 x 4096 grid with
-//!   holes and 1,000 long arcs 14.4 to 5.6 ms).
+//!   wait ("solo levels"), a bigger one by every block without the queue's
+//!   classification, pointless where every vertex has fewer than 32 arcs ("wide
+//!   levels").
 //!
 //! Every expansion and bottom-up step issues the loads of four arcs before it uses any
 //! (memory-level parallelism; a thread per arc would otherwise wait out one miss at a time),
 //! and a thread's four claims go out together, followed by one atomic add per warp for all
-//! their slots in the list, where each claim used to wait for the one before it and its
-//! append (the 2048 x 2048 grid 15.4 to 12.9 ms on an H100, the uniform graph 3% faster).
-//! With the claims alone (no read of a target's depth first) and the solo barrier on
-//! release and acquire operations instead of full fences, a solo level takes 3.3 us on an
-//! H100, the 2048 x 2048 grid 11.0 ms in all.
+//! their slots in the list, so that no claim waits for the one before it and its append.
+//! A solo level makes its claims alone (no read of a target's depth first), and its
+//! barrier is of release and acquire operations instead of full fences.
 //!
 //! Hubs are the vertices of out-degree above `tau`, the degree of the 4096th best
 //! connected vertex, so that every hub fits the cache; a graph with no vertex above that
@@ -74,27 +71,27 @@
 //! Beyond the paper, every queued variant runs the whole traversal as **one cooperative
 //! kernel launch**: the blocks (all resident) meet at grid-wide barriers between phases
 //! and take the direction decisions themselves from the counts every block computes
-//! alike, so no level waits for a round trip to the host. That removed about half of the
-//! time per level on Kronecker graphs and more on long-diameter ones.
+//! alike, so no level waits for a round trip to the host, which would otherwise cost as
+//! much as a level of a Kronecker graph, and more than one of a long-diameter graph.
 //! `tuned` splits it where that pays: its bottom-up steps are kernels of their own
 //! (`bfs_bu_bits`, 32 registers, every warp a multiprocessor holds waiting on memory,
 //! where the cooperative kernel's 128 registers leave it a quarter of them). The host
 //! queues, at once, the cooperative launch up to the switch, three bottom-up steps (each
 //! a no-op once the phase is over; the last block of each takes the next direction
 //! decision) and the cooperative launch again for the rest: still no round trip to the
-//! host (Kronecker 25 on an H100: 2.53 to 1.66 ms). A step launched on its own reads the
-//! frontier's bitmap through L1 as well (the cooperative kernel's own steps cannot: it
-//! wrote that bitmap in the same launch): a uniform random graph of 2^22 vertices 0.72 to
-//! 0.61 ms, Kronecker 22 0.41 to 0.38 ms.
+//! host. A step launched on its own reads the frontier's bitmap through L1 as well (the
+//! cooperative kernel's own steps cannot: it wrote that bitmap in the same launch).
 //! `WARPGRAPH_TRACE=1` prints each level's queue sizes and GPU time on stderr.
 //!
 //! The graph is uploaded once ([`GpuBfs::new`], which sizes everything first and refuses
 //! what the GPU cannot hold) and every search resets the state for its source.
 //! [`GpuBfs::search`] lends the tree it keeps in host memory page-locked in place, where
-//! the copy from the GPU lands straight (Kronecker 24 on an H100: 3.3 ms end to end for
-//! 0.75 ms of kernels); [`GpuBfs::run_into`] then copies it into the caller's vectors
-//! (7.2 ms), [`GpuBfs::run`] into fresh ones.
+//! the copy from the GPU lands straight; [`GpuBfs::run_into`] then copies it into the
+//! caller's vectors (a copy on the host that costs more than the search's kernels),
+//! [`GpuBfs::run`] into fresh ones.
 
+#[cfg(test)]
+mod kernel_names;
 pub mod multi;
 
 use std::sync::Arc;
@@ -114,13 +111,17 @@ use crate::par::{copy, premapped, sized};
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
     name: "bfs",
-    source: include_str!("bfs.cu"),
+    source: concat!(
+        include_str!("bfs_queues.cu"),
+        include_str!("bfs_steps.cu"),
+        include_str!("bfs_search.cu"),
+    ),
 };
 
-/// Every kernel file of the BFS (a test compiles each one).
+/// Every kernel file of the BFS family: the single GPU's and the teams'.
 pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS, &multi::KERNELS];
 
-/// Entries of the bottom-up hub cache (`HUB_CACHE` in `bfs.cu`).
+/// Entries of the bottom-up hub cache (`HUB_CACHE` in `bfs_queues.cu`).
 const HUB_CACHE: usize = 4096;
 /// Threads per block of the per-vertex kernels.
 const THREADS: u32 = 256;
@@ -130,23 +131,23 @@ const BLOCKS_PER_SM: u32 = 4;
 /// Blocks per multiprocessor of `bfs_bu_bits` (its `__launch_bounds__(256, 8)`).
 const BU_BLOCKS_PER_SM: u32 = 8;
 /// The largest out-degree of a graph whose listed levels go solo or wide
-/// (`NARROW_DEGREE` in `bfs.cu`).
+/// (`NARROW_DEGREE` in `bfs_search.cu`).
 const NARROW_DEGREE: u64 = 32;
 /// Words of the barrier buffer (`bar` of `bfs_enterprise`: 8 + BARRIER_FANIN).
 const BARRIER_WORDS: usize = 8 + 16;
 /// Trace lines kept per search (`WARPGRAPH_TRACE`).
 const TRACE_LINES: usize = 4096;
-/// Classes of a queue-generation pass (`NCLASS` in `bfs.cu`).
+/// Classes of a queue-generation pass (`NCLASS` in `bfs_queues.cu`).
 const NCLASS: usize = 5;
-/// Words of the control block of a split search (`CTL_WORDS` in `bfs.cu`) and the index
+/// Words of the control block of a split search (`CTL_WORDS` in `bfs_search.cu`) and the index
 /// of its count of trace lines (`CTL_LINES`).
 const CTL_WORDS: usize = 8;
 const CTL_LINES: usize = 4;
 /// Bottom-up steps a split search queues as launches of their own (`bfs_bu_bits`) between
 /// its two cooperative launches; a longer bottom-up phase goes on in the second one.
 /// Kronecker graphs take three (the last finding a few of the vertices left), uniform
-/// random ones two (of degree 16, the second leaving none unvisited). (4 was tried on an
-/// H100: a launch that does nothing costs 2-3 us, and uniform 2^22 was 1-2% slower.)
+/// random ones two (of degree 16, the second leaving none unvisited). A fourth would
+/// cost a launch that does nothing on most graphs.
 const BU_LAUNCHES: usize = 3;
 
 /// The techniques of one GPU search (see the module comment).
@@ -234,8 +235,7 @@ impl Variant {
             tuned: at_least(Variant::Tuned),
             // Enterprise's 30%; `tuned` switches earlier, at 20%: at 30% some roots expand
             // a frontier of tens of millions of arcs top-down where a bottom-up step
-            // costs a third of that (H100, 16 roots: uniform 2^22 mean 0.706 -> 0.591 ms,
-            // Kronecker 25 1.758 -> 1.663 ms, the medians unchanged).
+            // costs a third of that.
             gamma: if at_least(Variant::Tuned) { 0.2 } else { 0.3 },
             beta: 18,
         }
@@ -280,7 +280,7 @@ pub struct GpuBfs {
     bu_blocks: u32,
     /// Words a warp of `bfs_bu_bits` takes at once ([`bottom_up_batch`]).
     bu_batch: u32,
-    /// The control words of a split search (`ctl` in `bfs.cu`).
+    /// The control words of a split search (`ctl` in `bfs_search.cu`).
     ctl: CudaSlice<u32>,
     /// Trace lines of the last search (their number in `ctl`).
     log: CudaSlice<u32>,
@@ -455,8 +455,7 @@ impl GpuBfs {
     /// Searches from `source` into `tree`, whose vectors are reused when they already
     /// hold one entry per vertex (as after an earlier search of this graph), else
     /// replaced. For many searches one after another: a fresh result's pages cost the
-    /// host about as much as a fast search (on a Kronecker graph of 2^22 vertices, 2 to
-    /// 3 ms for 32 MiB against 0.35 ms of kernels), and a reused one has them already.
+    /// host more than a fast search's kernels, and a reused one has them already.
     ///
     /// # Returns
     /// The times, as [`GpuBfs::run`]; `tree` holds the result.
@@ -521,7 +520,7 @@ impl GpuBfs {
         }
         let done = timer.kernels_done(&self.gpu)?;
         // (After the timer's end, so that printing is not counted as the kernels' time.)
-        if opts.scheduling && std::env::var_os("WARPGRAPH_TRACE").is_some() {
+        if opts.scheduling && crate::settings::get().trace >= 1 {
             self.print_trace()?;
         }
         Ok((timer, done))
@@ -577,7 +576,7 @@ impl GpuBfs {
     }
 
     /// Search with frontier queues: the whole traversal is one cooperative launch of
-    /// `bfs_enterprise`, its blocks meeting at grid-wide barriers (see `bfs.cu`); with
+    /// `bfs_enterprise`, its blocks meeting at grid-wide barriers (see `bfs_search.cu`); with
     /// `tuned` and bottom-up steps, split in three: the cooperative launch up to the
     /// switch, [`BU_LAUNCHES`] bottom-up steps of `bfs_bu_bits` (each doing nothing once
     /// the phase is over), the cooperative launch again for the rest. All are queued at
@@ -754,7 +753,7 @@ impl GpuBfs {
                 );
             }
         }
-        if std::env::var_os("WARPGRAPH_TRACE").is_some() {
+        if crate::settings::get().trace >= 1 {
             eprintln!(
                 "host: {:.3} ms waiting for the GPU and copying the result back ({})",
                 t0.elapsed().as_secs_f64() * 1e3,
@@ -796,9 +795,8 @@ fn result_tree(
 /// Words of the bitmaps a warp of a bottom-up step takes at once (`batch` of
 /// `bu_bits_step`): 32, one load each for its lanes, unless there are too few words for
 /// every one of the `warps` to get two batches; then the largest power of two that gives
-/// them that, at least 1. On an H100 (8,448 warps), 32 at Kronecker 25 (2^20 words) and 4
-/// at Kronecker 22 (2^17), where 4 was 7% faster than 32 (a word at a time 10%, but 6%
-/// slower at Kronecker 25).
+/// them that, at least 1: a small graph's words spread over every warp, a big graph's
+/// loaded 32 at once.
 fn bottom_up_batch(words: usize, warps: u32) -> u32 {
     let mut batch = 32u32;
     while batch > 1 && words / (batch as usize) < 2 * warps as usize {

@@ -1,7 +1,12 @@
 //! Every vertex's arcs into a rank's range, so that a rank expands hubs (or a whole
 //! frontier) into its own range.
 
-use super::*;
+use cudarc::driver::CudaSlice;
+use rayon::prelude::*;
+
+use super::pieces::pieces_of;
+use super::tuning::PIECE;
+use crate::graph::Csr;
 
 /// Delegates (Pearce et al., IPDPS 2013): in a team of several ranks each rank holds every
 /// vertex's arcs into its own range (rows by vertex; rows are sorted, so each is one run

@@ -1,6 +1,6 @@
 //! The first levels of a search, expanded on the host.
 
-use super::*;
+use crate::graph::{Csr, VertexId};
 
 /// The first levels of a search, expanded on the host: a top-down level whose arcs keep
 /// the total within the bound ([`HostLevels::take`]) costs a few microseconds here,

@@ -196,7 +196,7 @@ extern "C" __global__ void mbfs_seed(const u32* seeds, u32 count, u32 last, u32 
 // vertex 32 * lo_word, their rows in `off`: this rank's own vertices in its rows, or, in a
 // team that expands the whole frontier on every rank, every vertex (lo_word 0) in the
 // delegates' rows. Each block reserves the slots of a round's words with one atomic add
-// (a warp's add each, on one counter, cost a short level of 100,000 vertices 0.02 ms). A
+// (a warp's add each, on one counter, would serialise a short level of many vertices). A
 // vertex of `piece` arcs or more goes to `big` instead, as one entry (v << 32 | c) for
 // each piece c of `piece` arcs (their count in *blen), a warp to a piece: the hubs of a
 // skewed graph are spread over the whole grid at once. Its warp writes those entries
@@ -327,8 +327,8 @@ extern "C" __global__ void mbfs_top_down(const u64* off, const u32* tgt, u32 qlo
     u32 len = *qlen;
     if (list) {
         // A short level's queued vertices have fewer than `piece` (32) arcs, most of them
-        // one or two: a lane each (a warp each took 0.022 ms for a level of 100,000 such
-        // on an H200), the pairs of a warp's step in one warp_slots. Every lane of a warp
+        // one or two: a lane each (a warp each would leave most of its lanes idle), the
+        // pairs of a warp's step in one warp_slots. Every lane of a warp
         // runs the same rounds and steps.
         u32 stride = gridDim.x * blockDim.x;
         for (u32 base = blockIdx.x * blockDim.x + threadIdx.x - lane; base < len;
@@ -565,7 +565,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // its parent to u (atomic min), so the parent is the least in-neighbour one level up, as
 // mbfs_absorb makes it from every pair. Outside the range (solo) the arc that sets t's
 // visited bit claims it, and its depth and parent are left alone (no rank reads them; a
-// solo rank mended every depth there before each run, 8-12 us a search at Kronecker 24).
+// solo rank would otherwise have to mend every depth there before each run).
 // The claimer sets t's visited bit, counts t and its
 // arcs, lists its pieces for the next level (into listed[(level + 1) & 1]; a next level
 // with more than short_arcs arcs, which is not short, may fill it) and writes (t, u) to
@@ -787,8 +787,7 @@ extern "C" __global__ void mbfs_merge(u32* next, u32 lo_word, u32 seg, u32 nl,
     // A warp takes 32 words a round, a lane each (their loads and stores in one run), then
     // goes through those with new vertices a word a step, a lane per bit, so that depths
     // and offsets are written and read in runs, MERGE_AHEAD words' offsets in flight at
-    // once. (A warp per word and round waited for memory twice a word: 0.175 ms on an
-    // H200 for the 4.3M vertices of Kronecker 25's hub level.)
+    // once. (A warp per word and round would wait for memory twice a word.)
     u32 lane = threadIdx.x & 31;
     u32 warps = gridDim.x * blockDim.x / 32;
     u64 found = 0, arcs = 0;

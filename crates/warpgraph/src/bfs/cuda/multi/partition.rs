@@ -1,6 +1,9 @@
 //! How a team splits a graph, and the device memory each rank needs for its part.
 
-use super::*;
+use super::delegates::Delegates;
+use super::pieces::pieces_bound;
+use super::tuning::{LISTED_CAP, LIST_CAP, RUN_SET, SHORT_PIECES};
+use crate::graph::{Csr, Graph};
 
 /// Bitmap words a rank's range is a multiple of, in a team of several (16 bytes).
 const SEG_ALIGN: usize = 4;
@@ -110,19 +113,4 @@ pub fn bytes_needed(g: &Graph, world: usize, rank: usize, gather: bool, solo: bo
         + solo
         + 8 * 3 * RUN_SET as u64
         + 64
-}
-
-/// The pieces of a row of `arcs` arcs.
-pub(super) fn pieces_of(arcs: u64) -> u64 {
-    arcs.div_ceil(PIECE)
-}
-
-/// Entries the list of big vertices' pieces can need for the vertices `r` of `c`.
-pub(super) fn pieces_bound(c: &Csr, r: std::ops::Range<usize>) -> usize {
-    r.into_par_iter()
-        .map(|v| match c.degree(v as VertexId) {
-            d if d >= PIECE => pieces_of(d) as usize,
-            _ => 0,
-        })
-        .sum()
 }

@@ -1,6 +1,12 @@
-use super::*;
+use super::delegates::Delegates;
+use super::host_levels::HostLevels;
+use super::partition::Partition;
+use super::pieces::pieces_bound;
+use super::tuning::{TeamTuning, LIST_CAP, PIECE};
+use crate::bfs::cuda::never_reached;
 use crate::bfs::{BfsOptions, UNREACHED};
 use crate::graph::testing::graph;
+use crate::graph::Csr;
 use crate::graph::Weights;
 use proptest::prelude::*;
 
@@ -231,36 +237,76 @@ fn ranges_cover_the_vertices_in_16_byte_parts() {
     }
 }
 
-/// A team's settings from the environment: unset, the default; a number within the range,
-/// that number; anything else an error naming the variable, its value and the range
-/// (`WARPGRAPH_BFS_LIST_CAP=0` is refused: no level could be short).
+/// A team's tuning: the defaults pass; a bound out of its range is refused, the error
+/// naming the field, its value and the range (`list_cap` 0 is refused: no level could be
+/// short).
 #[test]
-fn settings_are_numbers_within_their_range() {
-    let cap = LIST_CAP as u64;
-    let list_cap = |v: Option<&str>| setting("WARPGRAPH_BFS_LIST_CAP", v, cap, 1..=cap, "arcs");
-    assert_eq!(list_cap(None).unwrap(), cap);
-    assert_eq!(list_cap(Some("16384")).unwrap(), 16384);
-    assert_eq!(list_cap(Some("1")).unwrap(), 1);
-    assert_eq!(list_cap(Some("131072")).unwrap(), cap);
-    for bad in ["0", "131073", "-1", "", "many", "1e3"] {
-        let e = list_cap(Some(bad)).unwrap_err().to_string();
-        assert!(
-            e.contains("WARPGRAPH_BFS_LIST_CAP")
-                && e.contains(&format!("{bad:?}"))
-                && e.contains("1 to 131072"),
-            "{bad}: {e}"
-        );
+fn tunings_are_checked_against_their_ranges() {
+    assert!(TeamTuning::default().check().is_ok());
+    let cap = LIST_CAP;
+    let ok = [
+        TeamTuning {
+            list_cap: 1,
+            ..TeamTuning::default()
+        },
+        TeamTuning {
+            host_arcs: 0,
+            run_blocks: 0,
+            run_arcs: 0,
+            ..TeamTuning::default()
+        },
+        TeamTuning {
+            whole_degree: u64::MAX,
+            ..TeamTuning::default()
+        },
+    ];
+    for t in ok {
+        assert!(t.check().is_ok(), "{t:?}");
     }
-    let solo = |v| setting("WARPGRAPH_BFS_SOLO", Some(v), 1, 0..=1, "0 (no) or 1 (yes)");
-    assert_eq!(solo("0").unwrap(), 0);
-    assert!(solo("2").is_err());
-    let fold = |v| switch("WARPGRAPH_BFS_FOLD_VISIT", v, true);
-    assert!(fold(None).unwrap());
-    assert!(!fold(Some("0")).unwrap());
-    assert!(fold(Some("1")).unwrap());
-    let e = fold(Some("yes")).unwrap_err().to_string();
-    assert!(
-        e.contains("WARPGRAPH_BFS_FOLD_VISIT") && e.contains("0 to 1"),
-        "{e}"
-    );
+    let bad = [
+        (
+            TeamTuning {
+                list_cap: 0,
+                ..TeamTuning::default()
+            },
+            "list_cap = 0",
+            "1 to 131072",
+        ),
+        (
+            TeamTuning {
+                list_cap: cap + 1,
+                ..TeamTuning::default()
+            },
+            "list_cap = 131073",
+            "1 to 131072",
+        ),
+        (
+            TeamTuning {
+                host_arcs: cap + 1,
+                ..TeamTuning::default()
+            },
+            "host_arcs",
+            "0 to 131072",
+        ),
+        (
+            TeamTuning {
+                run_blocks: 1 << 17,
+                ..TeamTuning::default()
+            },
+            "run_blocks",
+            "0 to 65536",
+        ),
+        (
+            TeamTuning {
+                run_arcs: cap as u64 + 1,
+                ..TeamTuning::default()
+            },
+            "run_arcs",
+            "0 to 131072",
+        ),
+    ];
+    for (t, field, range) in bad {
+        let e = t.check().unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains(range), "{t:?}: {e}");
+    }
 }

@@ -1,6 +1,9 @@
 //! `WARPGRAPH_TRACE`: each rank's levels, timed by events on its stream.
 
-use super::*;
+use cudarc::driver::CudaEvent;
+
+use crate::cuda::{gpu_err, Gpu};
+use crate::error::Result;
 
 /// A level of a traced search (`WARPGRAPH_TRACE`), kept until the search is done.
 pub(super) struct LevelMarks {
@@ -80,8 +83,7 @@ pub(super) fn between(a: Option<&CudaEvent>, b: Option<&CudaEvent>) -> Result<St
 /// whether threads that spin share cores with those they wait for.
 pub(super) fn print_threads_once() {
     static PRINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if std::env::var_os("WARPGRAPH_TRACE").is_none()
-        || PRINTED.swap(true, std::sync::atomic::Ordering::Relaxed)
+    if crate::settings::get().trace == 0 || PRINTED.swap(true, std::sync::atomic::Ordering::Relaxed)
     {
         return;
     }
@@ -102,51 +104,5 @@ pub(super) fn print_threads_once() {
             task.file_name().to_string_lossy(),
             name.trim()
         );
-    }
-}
-
-/// `WARPGRAPH_TRACE_SLOW=MS`: the host's moments of a search, kept without events on the
-/// stream (the search runs as untraced, queueing ahead included), printed for a search
-/// whose kernels took more than MS milliseconds: where a rare slow search's time went
-/// (a late host, a long wait for the GPU, for the other ranks' counts).
-pub(super) struct HostMoments {
-    limit_ms: Option<f64>,
-    moments: Vec<(u32, &'static str, Instant)>,
-}
-
-impl HostMoments {
-    pub(super) fn from_env() -> HostMoments {
-        HostMoments {
-            limit_ms: std::env::var("WARPGRAPH_TRACE_SLOW")
-                .ok()
-                .and_then(|v| v.parse().ok()),
-            moments: Vec::new(),
-        }
-    }
-
-    /// Notes that the host reached `what` at `level`.
-    pub(super) fn note(&mut self, level: u32, what: &'static str) {
-        if self.limit_ms.is_some() {
-            self.moments.push((level, what, Instant::now()));
-        }
-    }
-
-    /// Prints the moments (milliseconds from `begun`, and since the moment before) if the
-    /// search's kernels took longer than the limit; forgets them.
-    pub(super) fn report(&mut self, rank: usize, begun: Instant, kernel_ms: f64) {
-        if self.limit_ms.is_some_and(|limit| kernel_ms > limit) {
-            let mut out = format!("rank {rank} slow search: kernels {kernel_ms:.3} ms; host");
-            let mut last = begun;
-            for (level, what, at) in &self.moments {
-                out += &format!(
-                    " | {level} {what} {:.3} (+{:.3})",
-                    (*at - begun).as_secs_f64() * 1e3,
-                    (*at - last).as_secs_f64() * 1e3
-                );
-                last = *at;
-            }
-            eprintln!("{out}");
-        }
-        self.moments.clear();
     }
 }
