@@ -380,13 +380,14 @@ fn bench_reports_verified_trials() {
     let rows = r["seconds"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[1]["cpu_heap"].as_f64().unwrap() > 0.0);
-    // Seed 001's experiment: a Markdown row per size, every trial in the JSON.
+    // The Floyd-Warshall article's experiment: a Markdown row per size, every trial in
+    // the JSON.
     let out = ok(
         &[
             "bench",
             "reproduce",
             "--paper",
-            "001",
+            "floyd-warshall",
             "--sizes",
             "10,70",
             "--trials",
@@ -404,7 +405,8 @@ fn bench_reports_verified_trials() {
     assert_eq!(cells.len(), 2);
     assert_eq!(cells[1]["graph"], "grid of 70");
     assert_eq!(cells[1]["trials"][0]["verified"], true);
-    // Seed 000's: a row per graph, a cell per method (the CPU's two here).
+    // The SSSP thesis's, by its number: a row per graph, a cell per method (the CPU's two
+    // here).
     let out = ok(
         &[
             "bench",
@@ -427,7 +429,9 @@ fn bench_reports_verified_trials() {
     );
     let r = json(&std::fs::read_to_string(dir.join("r0.json")).unwrap());
     assert_eq!(r["cells"].as_array().unwrap().len(), 6);
-    assert_eq!(r["papers"], serde_json::json!(["000"]));
+    assert_eq!(r["papers"], serde_json::json!(["sssp"]));
+    assert!(dir.join("reproduce-out/results-sssp.md").exists());
+    assert!(dir.join("reproduce-out/sssp.svg").exists());
     // Options that do not belong are refused, naming the option.
     for (args, says) in [
         (
@@ -466,10 +470,20 @@ fn bench_reports_verified_trials() {
             "128",
         ),
         (&["bfs"][..], "give a graph file"),
-        (&["bench", "reproduce", "--paper", "007"][..], "000, 001"),
         (
-            &["bench", "reproduce", "--paper", "003", "--sizes", "10"][..],
-            "--sizes is for papers 001 and 002",
+            &["bench", "reproduce", "--paper", "007"][..],
+            "sssp, floyd-warshall, johnson, enterprise, mst and all",
+        ),
+        (
+            &[
+                "bench",
+                "reproduce",
+                "--paper",
+                "enterprise",
+                "--sizes",
+                "10",
+            ][..],
+            "--sizes is for the papers floyd-warshall and johnson",
         ),
         (
             &["bench", "reproduce", "--generate", "kron:5"][..],
@@ -525,12 +539,12 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         dir,
     );
     for table in [
-        "## Seed 000",
-        "## Seed 001",
-        "## Seed 002",
+        "## The CUDA SSSP thesis",
+        "## The GPU Floyd-Warshall article",
+        "## The GPU Johnson article",
         "parallel Dijkstra",
-        "## Seed 003",
-        "## Seed 004",
+        "## Enterprise (Liu and Huang, SC'15)",
+        "## Vineet et al.'s GPU MST",
         "| kron 14-16 |",
         "| ssca2 14 |",
         "Peak memory, MiB",
@@ -538,10 +552,10 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         assert!(out.contains(table), "{table}: {out}");
     }
     let figs = dir.join("figs");
-    let r = json(&std::fs::read_to_string(figs.join("results.json")).unwrap());
+    let r = json(&std::fs::read_to_string(figs.join("results-all.json")).unwrap());
     assert_eq!(
         r["papers"],
-        serde_json::json!(["000", "001", "002", "003", "004"])
+        serde_json::json!(["sssp", "floyd-warshall", "johnson", "enterprise", "mst"])
     );
     assert_eq!(r["gpu"], serde_json::Value::Null);
     assert_eq!(r["failed"], serde_json::Value::Null);
@@ -565,7 +579,7 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
             .collect()
     };
     assert_eq!(kinds("paper").len(), 5);
-    assert_eq!(kinds("experiment").len(), 6); // 002 has two
+    assert_eq!(kinds("experiment").len(), 6); // johnson has two
     for c in cells {
         assert_eq!(c["refused"], serde_json::Value::Null, "{c}");
         let trials = c["trials"].as_array().unwrap();
@@ -607,36 +621,39 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         )
     };
     if let ((Some(big), false), (Some(small), false)) = (
-        peak("002-johnson", "urand n=1024"),
-        peak("002-dijkstra", "urand 2^10"),
+        peak("johnson", "urand n=1024"),
+        peak("johnson-dijkstra", "urand 2^10"),
     ) {
         assert!(small + (4 << 20) < big, "{small} vs {big}");
     }
     // Traversals (BFS, SSSP) carry GTEPS, spanning forests the same rate over the graph's
     // edges (billions of edges per second, as GPU MST papers report); all-pairs none.
     let of = |paper: &str| cells.iter().find(|c| c["paper"] == paper).unwrap();
-    assert!(of("003")["gteps"].as_f64().unwrap() > 0.0);
-    assert!(of("000")["gteps"].as_f64().unwrap() > 0.0);
-    assert!(of("004")["gteps"].as_f64().unwrap() > 0.0);
-    assert_eq!(of("001")["gteps"], serde_json::Value::Null);
+    assert!(of("enterprise")["gteps"].as_f64().unwrap() > 0.0);
+    assert!(of("sssp")["gteps"].as_f64().unwrap() > 0.0);
+    assert!(of("mst")["gteps"].as_f64().unwrap() > 0.0);
+    assert_eq!(of("floyd-warshall")["gteps"], serde_json::Value::Null);
     let figures = r["figures"].as_array().unwrap();
     assert_eq!(figures.len(), 12, "{figures:?}");
-    for name in [
-        "seed000-sssp",
-        "seed001-floyd-warshall",
-        "seed002-johnson",
-        "seed002-dijkstra",
-        "seed003-bfs-ablation",
-        "seed004-mst",
+    for (name, title) in [
+        ("sssp", "The CUDA SSSP thesis"),
+        ("floyd-warshall", "The GPU Floyd-Warshall article"),
+        ("johnson", "The GPU Johnson article"),
+        ("johnson-dijkstra", "parallel Dijkstra"),
+        ("enterprise", "Enterprise (Fig. 13)"),
+        ("mst", "minimum spanning forest"),
     ] {
         let svg = std::fs::read_to_string(figs.join(format!("{name}.svg"))).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert!(svg.contains("Seed 00"), "{name}: no title");
+        assert!(svg.contains(title), "{name}: no title");
         let png = std::fs::read(figs.join(format!("{name}.png"))).unwrap();
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{name}");
     }
-    let md = std::fs::read_to_string(figs.join("results.md")).unwrap();
-    assert!(md.contains("## Seed 004") && md.contains("![Seed 001 (Fig. 5)"));
+    let md = std::fs::read_to_string(figs.join("results-all.md")).unwrap();
+    assert!(
+        md.contains("## Vineet et al.'s GPU MST")
+            && md.contains("![The GPU Floyd-Warshall article (Fig. 5)")
+    );
 }
 
 #[test]

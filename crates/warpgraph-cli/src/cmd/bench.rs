@@ -24,14 +24,16 @@ pub enum Problem {
     Mst,
     /// All-pairs shortest paths (kept in memory, discarded).
     Apsp,
-    /// Seed 000's ExtractMin study (its Table 1): the least of n random keys by the GPU
-    /// reduction at each block size, a CPU loop, all CPU cores and a binary heap. No graph.
+    /// The CUDA SSSP thesis's ExtractMin study (its Table 1): the least of n random keys
+    /// by the GPU reduction at each block size, a CPU loop, all CPU cores and a binary
+    /// heap. No graph.
     ExtractMin,
-    /// The seed papers' experiments on generated graphs (--paper 000..004 or all): every
-    /// method on the CPU and, with a GPU, on the GPU, in one run, every result verified;
-    /// tables, JSON and plots (SVG, PNG) in --plots. Memory beside every cell: the host
-    /// peak; for a GPU method also the device bytes it allocates (gpu_bytes_needed, the
-    /// library's own figure) and the sampled device peak (a lower bound).
+    /// The experiments of the papers warpgraph implements, on generated graphs (--paper,
+    /// below): every method on the CPU and, with a GPU, on the GPU, in one run, every
+    /// result verified; tables, JSON and plots (SVG, PNG) in --plots. Memory beside every
+    /// cell: the host peak; for a GPU method also the device bytes it allocates
+    /// (gpu_bytes_needed, the library's own figure) and the sampled device peak (a lower
+    /// bound).
     Reproduce,
 }
 
@@ -52,7 +54,24 @@ Examples:
   warpgraph bench bfs --generate kron:25 --gpus 1,2,4     # strong scaling over NCCL
   warpgraph bench apsp --generate urand:15 --gpus 1,2,4   # Floyd-Warshall by row blocks
   warpgraph bench reproduce --quick                       # every paper, small, ~1 minute
-  warpgraph bench reproduce --paper 003 --device cuda --plots out/")]
+  warpgraph bench reproduce --paper enterprise --device cuda --plots out/
+
+The papers of `bench reproduce --paper` (docs/PAPERS.md cites each):
+  sssp            the CUDA SSSP thesis: Dijkstra with a parallel ExtractMin,
+                  Bellman-Ford, delta-stepping and SpMV on the GPU, every variant timed
+                  on Kronecker, uniform and grid graphs beside the CPU's
+  floyd-warshall  the GPU Floyd-Warshall article (the blocked method of Venkataraman et
+                  al.): time against n, CPU beside the GPU's naive, blocked and tuned
+  johnson         the GPU Johnson article: all-pairs time against n with negative
+                  weights, and its parallel Dijkstra against the CPU's
+  enterprise      Enterprise (Liu and Huang, SC'15): BFS in GTEPS with its GPU
+                  techniques added in turn, beside the CPU's BFS
+  mst             Vineet, Harish, Patidar and Narayanan's GPU MST: Boruvka on the GPU
+                  beside the CPU's Boruvka and Kruskal, per graph family
+  all             every one, in this order (the default)
+Each writes results-NAME.md and results-NAME.json (results-all.* for all) and a figure
+per experiment (NAME.svg and NAME.png; johnson also johnson-dijkstra.*) to --plots.
+The numbers 000 to 004 are accepted for the papers, in the order above.")]
 pub struct BenchArgs {
     /// What to run.
     #[arg(value_enum)]
@@ -65,7 +84,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub(crate) algo: Option<String>,
     /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping): a number, or
-    /// a rule: median, mean, max-over-degree (seed 000's) or auto.
+    /// a rule: median, mean, max-over-degree (the CUDA SSSP thesis's) or auto.
     #[arg(long, value_name = "X|RULE", value_parser = |s: &str| s.parse::<sssp::Delta>())]
     delta: Option<sssp::Delta>,
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp and
@@ -73,19 +92,19 @@ pub struct BenchArgs {
     #[arg(long)]
     pub(crate) trials: Option<usize>,
     /// extract-min: the numbers of keys (default 1,10,100,...,10000000); reproduce: the
-    /// numbers of vertices (papers 001 and 002's Johnson).
+    /// numbers of vertices (papers floyd-warshall and johnson).
     #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// reproduce: the seed paper: 000 (the SSSP variants), 001 (Floyd-Warshall, CPU vs
-    /// naive vs blocked vs tuned), 002 (Johnson vs n; parallel Dijkstra), 003 (the BFS
-    /// ablation, GTEPS), 004 (MST per graph family) or all.
-    #[arg(long, value_name = "ID", default_value = "all")]
+    /// reproduce: the paper: sssp (the CUDA SSSP thesis), floyd-warshall (the GPU
+    /// Floyd-Warshall article), johnson (the GPU Johnson article), enterprise (Enterprise,
+    /// Liu and Huang, SC'15), mst (Vineet et al.'s GPU MST) or all (see below).
+    #[arg(long, value_name = "NAME", default_value = "all")]
     paper: String,
     /// reproduce: small sizes only (under a minute on a laptop CPU).
     #[arg(long)]
     quick: bool,
-    /// reproduce: the folder for the plots (SVG and PNG), results.md and results.json
-    /// [default: reproduce-out, beside --json-out's file if given]
+    /// reproduce: the folder for the plots (SVG and PNG), results-NAME.md and
+    /// results-NAME.json [default: reproduce-out, beside --json-out's file if given]
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
     /// bfs, apsp: teams of this many GPUs, one after the other on the same graph (e.g.
@@ -444,7 +463,7 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
     };
     let cpu = Device::Cpu.describe();
     println!(
-        "ExtractMin (seed 000, Table 1): microseconds for the least of n random keys, \
+        "ExtractMin (the CUDA SSSP thesis, Table 1): microseconds for the least of n random keys, \
          median of {} trials, every answer checked against the loop",
         opts.trials
     );
@@ -484,17 +503,19 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
 }
 
 impl BenchArgs {
-    /// What `bench reproduce` needs. A paper (`003`, `all`) where the graph goes is the
-    /// paper, as if given by --paper (`bench reproduce --quick all`).
+    /// What `bench reproduce` needs. A paper (`enterprise`, `all`) where the graph goes
+    /// is the paper, as if given by --paper (`bench reproduce --quick all`).
     fn reproduce(&self) -> crate::cmd::reproduce::ReproduceArgs {
-        use crate::cmd::reproduce::PAPERS;
+        use crate::cmd::reproduce::Paper;
         let named = self
             .graph
             .input
             .as_ref()
             .and_then(|p| p.to_str())
             .filter(|p| {
-                (*p == "all" || PAPERS.contains(p)) && self.paper == "all" && !Path::new(p).exists()
+                (*p == "all" || Paper::find(p).is_some())
+                    && self.paper == "all"
+                    && !Path::new(p).exists()
             });
         crate::cmd::reproduce::ReproduceArgs {
             paper: named.unwrap_or(&self.paper).to_string(),

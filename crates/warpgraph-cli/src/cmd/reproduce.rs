@@ -1,24 +1,26 @@
-//! `warpgraph bench reproduce`: the seed papers' experiments, every method on the CPU and
-//! (with a GPU) on the GPU in the same run, every result verified; Markdown tables on
-//! stdout, and in the output folder (`--plots`, default `reproduce-out/`) every trial as
-//! JSON, the tables as Markdown and each paper's figure as SVG and PNG.
+//! `warpgraph bench reproduce`: the experiments of the papers warpgraph implements
+//! (`docs/PAPERS.md` cites each), every method on the CPU and (with a GPU) on the GPU in
+//! the same run, every result verified; Markdown tables on stdout, and in the output
+//! folder (`--plots`, default `reproduce-out/`) every trial as JSON, the tables as
+//! Markdown and each experiment's figure as SVG and PNG.
 //!
-//! - Seed 000 (`--paper 000`): every SSSP variant on the GPU beside the CPU's
+//! - `sssp`, the CUDA SSSP thesis: every SSSP variant on the GPU beside the CPU's
 //!   delta-stepping and Dijkstra, on Kronecker, uniform and grid graphs of 2^22 vertices
 //!   (2^12 with `--quick`), weights 1..255, from the same random roots.
-//! - Seed 001 (its Table 1 and Fig. 5): Floyd-Warshall time against the number of
-//!   vertices for the CPU's blocked version and the GPU's naive, blocked and tuned ones,
-//!   on undirected grids of exactly n vertices (weights 1..255; the time depends on n
-//!   alone).
-//! - Seed 002 (its figure: Johnson's time against n): CPU and GPU Johnson on sparse
-//!   digraphs with negative weights and no negative cycle (uniform, 16n arcs), 1,024 to
-//!   16,384 vertices; and the paper's parallel Dijkstra (`dijkstra-parallel`, Crauser's
-//!   threshold) against the CPU's Dijkstra on 2^16..2^22-vertex digraphs.
-//! - Seed 003 (its Fig. 13): the Enterprise ablation, each GPU technique added in turn,
-//!   in GTEPS on Kronecker and R-MAT graphs, beside the CPU's BFS, 16 roots.
-//! - Seed 004: minimum spanning forests by the CPU's Kruskal and parallel Borůvka on
-//!   uniform, R-MAT, SSCA#2 and grid graphs (GTgraph's families and a road-like grid),
-//!   beside the GPU's Borůvka.
+//! - `floyd-warshall`, the GPU Floyd-Warshall article (its Table 1 and Fig. 5):
+//!   Floyd-Warshall time against the number of vertices for the CPU's blocked version and
+//!   the GPU's naive, blocked and tuned ones, on undirected grids of exactly n vertices
+//!   (weights 1..255; the time depends on n alone).
+//! - `johnson`, the GPU Johnson article (its figure: Johnson's time against n): CPU and
+//!   GPU Johnson on sparse digraphs with negative weights and no negative cycle (uniform,
+//!   16n arcs), 1,024 to 16,384 vertices; and the article's parallel Dijkstra
+//!   (`dijkstra-parallel`, Crauser's threshold) against the CPU's Dijkstra on
+//!   2^16..2^22-vertex digraphs.
+//! - `enterprise`, Enterprise (Liu and Huang, SC'15; its Fig. 13): each GPU technique
+//!   added in turn, in GTEPS on Kronecker and R-MAT graphs, beside the CPU's BFS, 16 roots.
+//! - `mst`, Vineet et al.'s GPU MST: minimum spanning forests by the CPU's Kruskal and
+//!   parallel Borůvka on uniform, R-MAT, SSCA#2 and grid graphs (GTgraph's families and a
+//!   road-like grid), beside the GPU's Borůvka.
 //!
 //! A method that refuses a graph (ELL's padding on a skewed graph, a matrix too big for
 //! the GPU) shows its reason in its cell instead of a figure. Beside every cell, the
@@ -48,8 +50,62 @@ use crate::cmd::common::resolve_device;
 use crate::cmd::generate::{potentials, with_potentials};
 use crate::plot::{Bars, Chart, Figure, Line};
 
-/// The seed papers `reproduce` knows, in the order `all` runs them.
-pub const PAPERS: [&str; 5] = ["000", "001", "002", "003", "004"];
+/// A paper whose experiments `reproduce` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paper {
+    /// The name `--paper` takes, which also names its output files (`sssp`).
+    pub name: &'static str,
+    /// The number `--paper` also takes (`000`).
+    pub number: &'static str,
+    /// What it is, as a sentence names it ("the CUDA SSSP thesis").
+    pub title: &'static str,
+}
+
+impl Paper {
+    /// The paper named `name` or numbered so.
+    pub fn find(name: &str) -> Option<Paper> {
+        PAPERS
+            .iter()
+            .copied()
+            .find(|p| p.name == name || p.number == name)
+    }
+
+    /// The title as a heading starts it ("The CUDA SSSP thesis").
+    fn heading(&self) -> String {
+        let mut c = self.title.chars();
+        c.next()
+            .map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+    }
+}
+
+/// The papers `reproduce` knows, in the order `all` runs them.
+pub const PAPERS: [Paper; 5] = [
+    Paper {
+        name: "sssp",
+        number: "000",
+        title: "the CUDA SSSP thesis",
+    },
+    Paper {
+        name: "floyd-warshall",
+        number: "001",
+        title: "the GPU Floyd-Warshall article",
+    },
+    Paper {
+        name: "johnson",
+        number: "002",
+        title: "the GPU Johnson article",
+    },
+    Paper {
+        name: "enterprise",
+        number: "003",
+        title: "Enterprise (Liu and Huang, SC'15)",
+    },
+    Paper {
+        name: "mst",
+        number: "004",
+        title: "Vineet et al.'s GPU MST",
+    },
+];
 
 /// What `bench reproduce` was asked.
 pub struct ReproduceArgs {
@@ -67,9 +123,10 @@ pub struct ReproduceArgs {
 /// One method on one graph: its trials, or why it refused, and its memory.
 #[derive(Serialize)]
 struct Cell {
-    /// The seed paper (`002`).
+    /// The paper (`johnson`).
     paper: &'static str,
-    /// Which of its experiments (`002-johnson`): a table and a figure each.
+    /// Which of its experiments (`johnson`, `johnson-dijkstra`): a table and a figure
+    /// each.
     experiment: &'static str,
     graph: String,
     vertices: u64,
@@ -180,6 +237,8 @@ struct Run<'a> {
     /// The resolved device, and its GPU when it is one.
     device: Device,
     gpu: Option<Arc<Gpu>>,
+    /// The paper being reproduced.
+    paper: Paper,
     /// Everything printed, as Markdown.
     markdown: String,
     cells: Vec<Cell>,
@@ -224,17 +283,22 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
     if args.graph_given {
         bail!("reproduce generates its own graphs: give no graph");
     }
-    let papers: Vec<&str> = match args.paper.as_str() {
-        "all" => PAPERS.to_vec(),
-        p if PAPERS.contains(&p) => vec![p],
-        p => bail!(
-            "reproduce knows seed papers {} and all, not '{p}'",
-            PAPERS.join(", ")
+    let papers: Vec<Paper> = match (args.paper.as_str(), Paper::find(&args.paper)) {
+        ("all", _) => PAPERS.to_vec(),
+        (_, Some(p)) => vec![p],
+        (p, None) => bail!(
+            "reproduce knows the papers {} and all, not '{p}'",
+            PAPERS.map(|p| p.name).join(", ")
         ),
     };
-    if args.sizes.is_some() && !papers.iter().any(|p| matches!(*p, "001" | "002")) {
+    if args.sizes.is_some()
+        && !papers
+            .iter()
+            .any(|p| matches!(p.name, "floyd-warshall" | "johnson"))
+    {
         bail!(
-            "--sizes is for papers 001 and 002 (the numbers of vertices); the others take --quick"
+            "--sizes is for the papers floyd-warshall and johnson (the numbers of vertices); \
+             the others take --quick"
         );
     }
     if let Some(&bad) = args.sizes.iter().flatten().find(|&&n| n < 2) {
@@ -252,6 +316,7 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
         args,
         device,
         gpu,
+        paper: PAPERS[0],
         markdown: String::new(),
         cells: Vec::new(),
         figures: Vec::new(),
@@ -271,19 +336,24 @@ pub fn run(args: &ReproduceArgs, quiet: bool) -> Result<()> {
     let mut failure = None;
     for p in &papers {
         run.say("");
-        let r = match *p {
-            "000" => run.paper_000(),
-            "001" => run.paper_001(),
-            "002" => run.paper_002(),
-            "003" => run.paper_003(),
-            _ => run.paper_004(),
+        run.paper = *p;
+        let r = match p.name {
+            "sssp" => run.sssp(),
+            "floyd-warshall" => run.floyd_warshall(),
+            "johnson" => run.johnson(),
+            "enterprise" => run.enterprise(),
+            _ => run.mst(),
         };
         if let Err(e) = r {
-            failure = Some(e.context(format!("seed paper {p}")));
+            failure = Some(e.context(format!("{} (--paper {})", p.title, p.name)));
             break;
         }
     }
-    run.finish(&dir, &papers, failure.as_ref())?;
+    let stem = match papers.as_slice() {
+        [one] => format!("results-{}", one.name),
+        _ => "results-all".to_string(),
+    };
+    run.finish(&dir, &stem, &papers, failure.as_ref())?;
     failure.map_or(Ok(()), Err)
 }
 
@@ -407,7 +477,7 @@ impl Run<'_> {
             _ => Device::Cpu.describe(),
         };
         self.cells.push(Cell {
-            paper: &at.experiment[..3],
+            paper: self.paper.name,
             experiment: at.experiment,
             graph: at.graph.clone(),
             vertices: at.vertices,
@@ -470,7 +540,7 @@ impl Run<'_> {
             }
         }
         self.figures.push(Figure {
-            name: format!("seed{experiment}"),
+            name: experiment.to_string(),
             title: title.into(),
             note: note.into(),
             y_label: "time (ms, median)".into(),
@@ -512,7 +582,7 @@ impl Run<'_> {
             Metric::Gteps => "GTEPS (10⁹ edges/s, harmonic mean)",
         };
         self.figures.push(Figure {
-            name: format!("seed{experiment}"),
+            name: experiment.to_string(),
             title: title.into(),
             note: note.into(),
             y_label: y_label.into(),
@@ -529,7 +599,8 @@ impl Run<'_> {
     fn finish(
         mut self,
         dir: &Path,
-        papers: &[&str],
+        stem: &str,
+        papers: &[Paper],
         failure: Option<&anyhow::Error>,
     ) -> Result<()> {
         let mut written = Vec::new();
@@ -548,10 +619,10 @@ impl Run<'_> {
             written.extend(files);
         }
         self.markdown.push_str(&links);
-        let md = dir.join("results.md");
+        let md = dir.join(format!("{stem}.md"));
         std::fs::write(&md, &self.markdown).with_context(|| format!("writing {}", md.display()))?;
         let j = serde_json::json!({
-            "papers": papers,
+            "papers": papers.iter().map(|p| p.name).collect::<Vec<_>>(),
             "failed": failure.map(crate::report),
             "quick": self.args.quick,
             "device": self.device.describe(),
@@ -577,13 +648,13 @@ impl Run<'_> {
             "cells": self.cells,
         });
         let text = serde_json::to_string_pretty(&j)?;
-        let mut jsons = vec![dir.join("results.json")];
+        let mut jsons = vec![dir.join(format!("{stem}.json"))];
         jsons.extend(self.args.json_out.clone());
         for path in &jsons {
             std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
         }
         self.say(&format!(
-            "\nwrote {} figures (SVG and PNG), results.md and results.json to {}",
+            "\nwrote {} figures (SVG and PNG), {stem}.md and {stem}.json to {}",
             written.len() / 2,
             dir.display()
         ));
@@ -647,8 +718,8 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Seed 000: every SSSP variant, GPU and CPU, on three graph families.
-    fn paper_000(&mut self) -> Result<()> {
+    /// The CUDA SSSP thesis: every SSSP variant, GPU and CPU, on three graph families.
+    fn sssp(&mut self) -> Result<()> {
         let scale = if self.args.quick { 12 } else { 22 };
         let trials = self.args.trials.unwrap_or(4);
         let mut methods: Vec<Method<&str>> = Vec::new();
@@ -669,8 +740,9 @@ impl Run<'_> {
             methods.push(Method::cpu(format!("cpu {a}"), a));
         }
         self.say(&format!(
-            "## Seed 000, SSSP: milliseconds (median over {trials} verified roots; GPU: \
-             kernels / end to end), 2^{scale} vertices, weights 1..255"
+            "## {}, every SSSP variant: milliseconds (median over {trials} verified roots; \
+             GPU: kernels / end to end), 2^{scale} vertices, weights 1..255",
+            self.paper.heading()
         ));
         self.say("");
         self.header("graph", &methods);
@@ -702,12 +774,12 @@ impl Run<'_> {
         ];
         for (name, gen) in graphs {
             let g = generate(&gen, &weighted(true))?;
-            self.sssp_row("000-sssp", &name, &name, &g, &methods, trials)?;
+            self.sssp_row("sssp", &name, &name, &g, &methods, trials)?;
         }
-        self.memory_table("000-sssp", "graph");
+        self.memory_table("sssp", "graph");
         self.bars(
-            "000-sssp",
-            "Seed 000: SSSP variants, GPU and CPU",
+            "sssp",
+            &format!("{}: SSSP variants, GPU and CPU", self.paper.heading()),
             &format!(
                 "2^{scale} vertices, weights 1..255; bars: GPU kernels or CPU time, median of \
                  {trials} verified roots"
@@ -717,8 +789,8 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Seed 001: Floyd-Warshall time against n, CPU and every GPU variant.
-    fn paper_001(&mut self) -> Result<()> {
+    /// The GPU Floyd-Warshall article: time against n, CPU and every GPU variant.
+    fn floyd_warshall(&mut self) -> Result<()> {
         let sizes = match (&self.args.sizes, self.args.quick) {
             (Some(s), _) => s.clone(),
             (None, true) => vec![10, 50, 100, 200, 300, 400, 500],
@@ -738,8 +810,9 @@ impl Run<'_> {
             }
         }
         self.say(&format!(
-            "## Seed 001, Floyd-Warshall: milliseconds (median of {trials} verified runs; GPU: \
-             kernels / end to end) on undirected grids of n vertices, weights 1..255"
+            "## {}: milliseconds (median of {trials} verified runs; GPU: kernels / end to \
+             end) on undirected grids of n vertices, weights 1..255",
+            self.paper.heading()
         ));
         self.say("");
         self.header("n", &methods);
@@ -747,19 +820,20 @@ impl Run<'_> {
             let g = grid_of(n)?;
             let name = format!("grid of {n}");
             let algo = apsp::Algorithm::FloydWarshall;
-            self.apsp_row("001-floyd-warshall", &name, &g, algo, &methods, trials)?;
+            self.apsp_row("floyd-warshall", &name, &g, algo, &methods, trials)?;
         }
-        self.memory_table("001-floyd-warshall", "graph");
+        self.memory_table("floyd-warshall", "graph");
         self.lines(
-            "001-floyd-warshall",
-            "Seed 001 (Fig. 5): Floyd-Warshall time against vertices",
+            "floyd-warshall",
+            &format!("{} (Fig. 5): time against vertices", self.paper.heading()),
             &format!("undirected grids, weights 1..255; median of {trials} verified runs"),
         );
         Ok(())
     }
 
-    /// Seed 002: Johnson's time against n (negative weights), and its parallel Dijkstra.
-    fn paper_002(&mut self) -> Result<()> {
+    /// The GPU Johnson article: Johnson's time against n (negative weights), and its
+    /// parallel Dijkstra.
+    fn johnson(&mut self) -> Result<()> {
         let sizes = match (&self.args.sizes, self.args.quick) {
             (Some(s), _) => s.clone(),
             (None, true) => vec![128, 256, 512, 1024],
@@ -775,10 +849,11 @@ impl Run<'_> {
             ));
         }
         self.say(&format!(
-            "## Seed 002, Johnson: milliseconds (median of {trials} verified runs; GPU: \
+            "## {}, Johnson: milliseconds (median of {trials} verified runs; GPU: \
              kernels / end to end) on uniform random digraphs of n vertices and 16n arcs, \
              weights 1..255 shifted by random potentials (8% of arcs negative, no \
-             negative cycle)"
+             negative cycle)",
+            self.paper.heading()
         ));
         self.say("");
         self.header("n", &methods);
@@ -793,12 +868,12 @@ impl Run<'_> {
             let g = with_potentials(g, &potentials(n, 128, self.args.root_seed))?;
             let name = format!("urand n={n}");
             let algo = apsp::Algorithm::Johnson;
-            self.apsp_row("002-johnson", &name, &g, algo, &methods, trials)?;
+            self.apsp_row("johnson", &name, &g, algo, &methods, trials)?;
         }
-        self.memory_table("002-johnson", "graph");
+        self.memory_table("johnson", "graph");
         self.lines(
-            "002-johnson",
-            "Seed 002: Johnson's all-pairs time against vertices",
+            "johnson",
+            &format!("{}: all-pairs time against vertices", self.paper.heading()),
             &format!(
                 "uniform digraphs, 16n arcs, negative weights, no negative cycle; median of \
                  {trials} verified runs"
@@ -819,10 +894,11 @@ impl Run<'_> {
         methods.push(Method::cpu("cpu delta-stepping", "delta-stepping"));
         self.say("");
         self.say(&format!(
-            "Seed 002's parallel Dijkstra (every vertex within the least arc weight of the \
+            "{}'s parallel Dijkstra (every vertex within the least arc weight of the \
              minimum settled at once): milliseconds per source (median over {roots_n} \
              verified roots) on uniform random digraphs of 2^k vertices and 16n arcs, \
-             weights 1..255"
+             weights 1..255",
+            self.paper.heading()
         ));
         self.say("");
         self.header("n", &methods);
@@ -836,7 +912,7 @@ impl Run<'_> {
             )?;
             let name = format!("urand 2^{s}");
             self.sssp_row(
-                "002-dijkstra",
+                "johnson-dijkstra",
                 &name,
                 &format!("2^{s}"),
                 &g,
@@ -844,17 +920,20 @@ impl Run<'_> {
                 roots_n,
             )?;
         }
-        self.memory_table("002-dijkstra", "graph");
+        self.memory_table("johnson-dijkstra", "graph");
         self.lines(
-            "002-dijkstra",
-            "Seed 002: parallel Dijkstra against the CPU's, time per source",
+            "johnson-dijkstra",
+            &format!(
+                "{}: parallel Dijkstra against the CPU's, time per source",
+                self.paper.heading()
+            ),
             &format!("uniform digraphs, 16n arcs, weights 1..255; median of {roots_n} roots"),
         );
         Ok(())
     }
 
-    /// Seed 003: the Enterprise ablation in GTEPS, beside the CPU's BFS.
-    fn paper_003(&mut self) -> Result<()> {
+    /// Enterprise: its techniques added in turn, in GTEPS, beside the CPU's BFS.
+    fn enterprise(&mut self) -> Result<()> {
         let trials = self
             .args
             .trials
@@ -886,10 +965,11 @@ impl Run<'_> {
         }
         methods.push(Method::cpu("cpu bfs", None));
         self.say(&format!(
-            "## Seed 003, BFS (Fig. 13, Enterprise's techniques added in turn): GTEPS \
-             (harmonic mean over {trials} verified roots; GPU: kernels / end to end), \
-             undirected Kronecker (A, B, C = 0.57, 0.19, 0.19) and R-MAT (0.45, 0.15, 0.15) \
-             graphs, named scale-edge factor"
+            "## {}, BFS (Fig. 13, its techniques added in turn): GTEPS (harmonic mean \
+             over {trials} verified roots; GPU: kernels / end to end), undirected Kronecker \
+             (A, B, C = 0.57, 0.19, 0.19) and R-MAT (0.45, 0.15, 0.15) graphs, named \
+             scale-edge factor",
+            self.paper.heading()
         ));
         self.say("");
         self.header("graph", &methods);
@@ -900,7 +980,7 @@ impl Run<'_> {
         for (name, gen) in graphs {
             let g = generate(&gen, &opts)?;
             let roots = pick_sources(&g, trials, self.args.root_seed);
-            let at = self.at("003-bfs-ablation", &name, &g)?;
+            let at = self.at("enterprise", &name, &g)?;
             let mut gpu_runner = match &self.gpu {
                 Some(_) => Some(BfsRunner::new(
                     self.device,
@@ -927,10 +1007,10 @@ impl Run<'_> {
             }
             self.print_row(&name, methods.len(), Metric::Gteps);
         }
-        self.memory_table("003-bfs-ablation", "graph");
+        self.memory_table("enterprise", "graph");
         self.bars(
-            "003-bfs-ablation",
-            "Seed 003 (Fig. 13): Enterprise's techniques added in turn",
+            "enterprise",
+            "Enterprise (Fig. 13): its techniques added in turn",
             &format!(
                 "undirected Kronecker and R-MAT graphs; bars: GPU kernels or CPU, harmonic \
                  mean of {trials} verified roots"
@@ -940,8 +1020,8 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Seed 004: minimum spanning forests on GTgraph's families and a grid.
-    fn paper_004(&mut self) -> Result<()> {
+    /// Vineet et al.'s GPU MST: minimum spanning forests on GTgraph's families and a grid.
+    fn mst(&mut self) -> Result<()> {
         let trials = self.args.trials.unwrap_or(3);
         let (scale, ssca, side) = if self.args.quick {
             (14, 14, 128)
@@ -982,14 +1062,15 @@ impl Run<'_> {
         methods.push(Method::cpu("cpu boruvka", Some(mst::Algorithm::Boruvka)));
         methods.push(Method::cpu("cpu kruskal", Some(mst::Algorithm::Kruskal)));
         self.say(&format!(
-            "## Seed 004, minimum spanning forest: milliseconds (median of {trials} verified \
-             runs) on undirected graphs, weights 1..255"
+            "## {}, minimum spanning forest: milliseconds (median of {trials} verified \
+             runs) on undirected graphs, weights 1..255",
+            self.paper.heading()
         ));
         self.say("");
         self.header("graph", &methods);
         for (name, gen) in graphs {
             let g = generate(&gen, &weighted(true))?;
-            let at = self.at("004-mst", &name, &g)?;
+            let at = self.at("mst", &name, &g)?;
             for m in &methods {
                 let gpu = if m.what.is_none() {
                     self.gpu.clone()
@@ -1004,10 +1085,13 @@ impl Run<'_> {
             }
             self.print_row(&name, methods.len(), Metric::Millis);
         }
-        self.memory_table("004-mst", "graph");
+        self.memory_table("mst", "graph");
         self.bars(
-            "004-mst",
-            "Seed 004: minimum spanning forest, GPU and CPU, per graph family",
+            "mst",
+            &format!(
+                "{}: minimum spanning forest, GPU and CPU, per graph family",
+                self.paper.heading()
+            ),
             &format!("weights 1..255; bars: median of {trials} verified runs"),
             Metric::Millis,
         );
@@ -1040,7 +1124,7 @@ fn kron(scale: u32, edge_factor: u32) -> Generator {
     Generator::Kronecker { scale, edge_factor }
 }
 
-/// R-MAT with seed 003's (and GTgraph's) quadrants 0.45, 0.15, 0.15, 0.25.
+/// R-MAT with Enterprise's (and GTgraph's) quadrants 0.45, 0.15, 0.15, 0.25.
 fn rmat(scale: u32, edge_factor: u32) -> Generator {
     Generator::Rmat {
         scale,
