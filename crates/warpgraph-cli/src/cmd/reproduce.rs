@@ -45,9 +45,9 @@ use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
 use warpgraph::sssp::{self, SsspRunner};
 use warpgraph::{mst, Graph};
 
-use crate::cmd::bench::{apsp_trials, bfs_trials, mst_trials, sssp_trials};
 use crate::cmd::common::resolve_device;
 use crate::cmd::generate::{potentials, with_potentials};
+use crate::cmd::trials::{apsp_trials, bfs_trials, mst_trials, sssp_trials};
 use crate::plot::{Bars, Chart, Figure, Line};
 
 /// A paper whose experiments `reproduce` runs.

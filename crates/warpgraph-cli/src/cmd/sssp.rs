@@ -61,32 +61,9 @@ pub struct SsspArgs {
     #[arg(long, value_name = "RULE", value_parser = ["auto", "median", "mean", "max-over-degree"])]
     delta_heuristic: Option<String>,
     #[command(flatten)]
-    extract_min: ExtractMinArgs,
+    extract_min: crate::cmd::common::ExtractMinArgs,
     #[command(flatten)]
     run: RunArgs,
-}
-
-/// The GPU dijkstra's block size (for `sssp` and `bench sssp`).
-#[derive(Debug, Clone, Args)]
-pub struct ExtractMinArgs {
-    /// GPU dijkstra: threads per block of ExtractMin's reduction (the CUDA SSSP thesis
-    /// found 512 best).
-    #[arg(long, value_name = "N", value_parser = ["128", "256", "512", "1024"])]
-    threads_per_block: Option<String>,
-}
-
-impl ExtractMinArgs {
-    /// Sets the block size on `runner`, if given (only with dijkstra on a GPU).
-    pub fn apply(&self, runner: &mut SsspRunner, algo: &Algorithm) -> Result<()> {
-        let Some(t) = &self.threads_per_block else {
-            return Ok(());
-        };
-        if *algo != Algorithm::Dijkstra {
-            anyhow::bail!("--threads-per-block is for --algo dijkstra on a GPU");
-        }
-        runner.set_extract_min_threads(t.parse()?)?;
-        Ok(())
-    }
 }
 
 fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
