@@ -199,6 +199,49 @@ fn help_teaches_by_example() {
     );
     let conv = ok(&["convert", "--help"], d.path());
     assert!(conv.contains("temporary file"), "{conv}");
+    // The environment is listed; each paper reproduced is named and said what it is.
+    assert!(
+        top.contains("WARPGRAPH_KERNEL_CACHE") && top.contains("WARPGRAPH_NCCL_TIMEOUT"),
+        "{top}"
+    );
+    let bench = ok(&["bench", "--help"], d.path());
+    for paper in [
+        "sssp            the CUDA SSSP thesis",
+        "floyd-warshall  the GPU Floyd-Warshall article",
+        "johnson         the GPU Johnson article",
+        "enterprise      Enterprise (Liu and Huang, SC'15)",
+        "mst             Vineet, Harish, Patidar and Narayanan's GPU MST",
+    ] {
+        assert!(bench.contains(paper), "{paper}: {bench}");
+    }
+    assert!(!bench.to_lowercase().contains("seed 0"), "{bench}");
+}
+
+/// A `WARPGRAPH_*` variable that cannot be parsed stops every command, named.
+#[test]
+fn an_invalid_setting_is_an_error_naming_the_variable() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    ok(
+        &[
+            "generate", "grid", "--rows", "4", "--cols", "4", "-o", "g.gr", "--quiet",
+        ],
+        dir,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_warpgraph"))
+        .args(["info", "g.gr"])
+        .env("WARPGRAPH_MEMORY_LIMIT", "lots")
+        .current_dir(dir)
+        .output()
+        .expect("run warpgraph");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error:") && err.contains("WARPGRAPH_MEMORY_LIMIT=\"lots\""),
+        "{err}"
+    );
+    // The same command without it runs.
+    ok(&["info", "g.gr"], dir);
 }
 
 #[test]
