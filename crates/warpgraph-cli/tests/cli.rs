@@ -365,6 +365,7 @@ fn negative_cycles_exit_with_code_three_and_name_the_cycle() {
     );
 }
 
+/// `bench bfs` and `bench mst`: every trial verified, the JSON report with each one.
 #[test]
 fn bench_reports_verified_trials() {
     let d = tempfile::tempdir().unwrap();
@@ -396,7 +397,13 @@ fn bench_reports_verified_trials() {
         dir,
     );
     assert!(out.contains("2 trials, all verified"), "{out}");
-    // The ExtractMin study: a row per size; JSON with every column.
+}
+
+/// The ExtractMin study: a row per size; JSON with every column.
+#[test]
+fn bench_extract_min_times_every_size() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
     let out = ok(
         &[
             "bench",
@@ -423,6 +430,13 @@ fn bench_reports_verified_trials() {
     let rows = r["seconds"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[1]["cpu_heap"].as_f64().unwrap() > 0.0);
+}
+
+/// `bench reproduce` of one paper, by its name or its number: its rows, its cells.
+#[test]
+fn bench_reproduce_runs_one_paper_by_name_or_number() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
     // The Floyd-Warshall article's experiment: a Markdown row per size, every trial in
     // the JSON.
     let out = ok(
@@ -475,7 +489,13 @@ fn bench_reports_verified_trials() {
     assert_eq!(r["papers"], serde_json::json!(["sssp"]));
     assert!(dir.join("reproduce-out/results-sssp.md").exists());
     assert!(dir.join("reproduce-out/sssp.svg").exists());
-    // Options that do not belong are refused, naming the option.
+}
+
+/// Options that do not belong are refused, naming the option.
+#[test]
+fn options_that_do_not_belong_are_refused_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
     for (args, says) in [
         (
             &["bench", "extract-min", "--generate", "kron:6"][..],

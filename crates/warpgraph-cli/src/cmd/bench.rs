@@ -119,8 +119,8 @@ pub struct BenchArgs {
     gpus: Option<Vec<crate::args::Gpus>>,
     /// bfs: before each timed search, the same search once more, untimed and right
     /// before it, on every GPU timed (the teams' and the single-GPU code's): each then
-    /// starts at full clock and the GPUs of a team in step, not from the idle (345 MHz on
-    /// an H200) that verifying the last tree on the CPU left them in, as in a run of
+    /// starts at full clock and the GPUs of a team in step, not from the idle clock that
+    /// verifying the last tree on the CPU left them in, as in a run of
     /// searches with nothing between them. Off by default: the times are then those of
     /// searches with other work between them.
     #[arg(long)]

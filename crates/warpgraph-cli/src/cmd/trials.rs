@@ -19,8 +19,8 @@ pub fn trials<T>(items: &[T], mut f: impl FnMut(&T) -> Result<Trial>) -> Result<
     items.iter().map(&mut f).collect()
 }
 
-/// Verified searches on `runner` from each of `roots`, after a warm-up, each tree lent
-/// by [`bfs::BfsRunner::search`] (on a GPU the runner's own, page-locked: the time end to
+/// Verified searches on `runner` from each of `roots`, after a warm-up, each tree borrowed
+/// from [`bfs::BfsRunner::search`] (on a GPU the runner's own, page-locked: the time end to
 /// end is the kernels' and the one copy's back to the host).
 pub fn bfs_trials(
     g: &Graph,
