@@ -80,7 +80,7 @@ impl Run<'_> {
         self.bars(
             "mst",
             &format!(
-                "{}: minimum spanning forest, GPU and CPU, per graph family",
+                "{}: minimum spanning forest per graph family",
                 self.paper.heading()
             ),
             &format!("weights 1..255; bars: median of {trials} verified runs"),
