@@ -37,8 +37,8 @@ impl Gpus {
         let have = warpgraph::cuda::probe()?.gpus.len();
         match self {
             Gpus::All => Ok(have),
-            // Ranks sharing GPU 0 (`WARPGRAPH_TEAM_ON_ONE_GPU=1`): as many as asked.
-            Gpus::Count(n) if n <= have || warpgraph::cuda::team::one_gpu() => Ok(n),
+            // Ranks sharing GPU 0 (the settings' `team_on_one_gpu`): as many as asked.
+            Gpus::Count(n) if n <= have || warpgraph::settings::get().team_on_one_gpu => Ok(n),
             Gpus::Count(n) => anyhow::bail!(
                 "--gpus {n}: this machine has {have} GPU{}",
                 if have == 1 { "" } else { "s" }

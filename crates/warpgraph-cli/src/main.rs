@@ -28,6 +28,20 @@ Formats (chosen by extension, checked against the content; --format / --to force
   .gr DIMACS shortest path   .mtx Matrix Market   .el/.wel/.txt edge lists (SNAP)
   .graph METIS               .wg warpgraph binary (memory-mapped, checksummed)
 
+Environment (docs/SETTINGS.md says more; a value that cannot be read is an error):
+  WARPGRAPH_KERNEL_CACHE      folder of compiled GPU kernels, or off [default:
+                              warpgraph/kernels in $XDG_CACHE_HOME or ~/.cache]
+  WARPGRAPH_MEMORY_LIMIT      host memory warpgraph may use, in bytes
+  WARPGRAPH_GPU_MEMORY_LIMIT  GPU memory warpgraph may use, in bytes
+  WARPGRAPH_TRACE             1: each search's levels or passes on stderr; 2: also
+                              each step's GPU time
+  WARPGRAPH_NCCL_WORLD, WARPGRAPH_NCCL_FIRST_RANK, WARPGRAPH_NCCL_ID_FILE
+                              a GPU team over several processes or hosts (bfs --help)
+  WARPGRAPH_NCCL_TIMEOUT      seconds a team waits for a rank [default: 300]
+  WARPGRAPH_TEAM_ON_ONE_GPU   1: a team's ranks share GPU 0
+  WARPGRAPH_REQUIRE_GPU, WARPGRAPH_REQUIRE_NVRTC
+                              1: the test suite fails instead of skipping without them
+
 Run `warpgraph <command> --help` for each command's options and examples."
 )]
 struct Cli {
@@ -67,6 +81,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Every WARPGRAPH_* variable is read once, by the library; a value it cannot parse
+    // stops the run here, named, rather than being ignored.
+    if let Err(e) = warpgraph::settings::get().check() {
+        let e = anyhow::Error::from(e).context("the environment");
+        eprintln!("error: {}", report(&e));
+        return ExitCode::FAILURE;
+    }
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)

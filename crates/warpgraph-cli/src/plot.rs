@@ -99,7 +99,7 @@ pub enum Chart {
 
 /// One picture.
 pub struct Figure {
-    /// The file stem (`seed001-floyd-warshall`).
+    /// The file stem (`floyd-warshall`).
     pub name: String,
     /// The title.
     pub title: String,
@@ -673,7 +673,7 @@ mod tests {
         vec![
             Figure {
                 name: "bars".into(),
-                title: "Seed 000: SSSP variants, GPU and CPU".into(),
+                title: "The CUDA SSSP thesis: SSSP variants, GPU and CPU".into(),
                 note: "2^22 vertices, weights 1..255".into(),
                 y_label: "time (ms, median)".into(),
                 chart: Chart::Bars {
@@ -684,7 +684,7 @@ mod tests {
             },
             Figure {
                 name: "lines".into(),
-                title: "Seed 001 (Fig. 5): Floyd-Warshall time against vertices".into(),
+                title: "The GPU Floyd-Warshall article (Fig. 5): time against vertices".into(),
                 note: "undirected grids".into(),
                 y_label: "time (ms, median)".into(),
                 chart: Chart::Lines {

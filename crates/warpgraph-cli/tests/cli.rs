@@ -199,6 +199,49 @@ fn help_teaches_by_example() {
     );
     let conv = ok(&["convert", "--help"], d.path());
     assert!(conv.contains("temporary file"), "{conv}");
+    // The environment is listed; each paper reproduced is named and said what it is.
+    assert!(
+        top.contains("WARPGRAPH_KERNEL_CACHE") && top.contains("WARPGRAPH_NCCL_TIMEOUT"),
+        "{top}"
+    );
+    let bench = ok(&["bench", "--help"], d.path());
+    for paper in [
+        "sssp            the CUDA SSSP thesis",
+        "floyd-warshall  the GPU Floyd-Warshall article",
+        "johnson         the GPU Johnson article",
+        "enterprise      Enterprise (Liu and Huang, SC'15)",
+        "mst             Vineet, Harish, Patidar and Narayanan's GPU MST",
+    ] {
+        assert!(bench.contains(paper), "{paper}: {bench}");
+    }
+    assert!(!bench.to_lowercase().contains("seed 0"), "{bench}");
+}
+
+/// A `WARPGRAPH_*` variable that cannot be parsed stops every command, named.
+#[test]
+fn an_invalid_setting_is_an_error_naming_the_variable() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    ok(
+        &[
+            "generate", "grid", "--rows", "4", "--cols", "4", "-o", "g.gr", "--quiet",
+        ],
+        dir,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_warpgraph"))
+        .args(["info", "g.gr"])
+        .env("WARPGRAPH_MEMORY_LIMIT", "lots")
+        .current_dir(dir)
+        .output()
+        .expect("run warpgraph");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error:") && err.contains("WARPGRAPH_MEMORY_LIMIT=\"lots\""),
+        "{err}"
+    );
+    // The same command without it runs.
+    ok(&["info", "g.gr"], dir);
 }
 
 #[test]
@@ -322,6 +365,7 @@ fn negative_cycles_exit_with_code_three_and_name_the_cycle() {
     );
 }
 
+/// `bench bfs` and `bench mst`: every trial verified, the JSON report with each one.
 #[test]
 fn bench_reports_verified_trials() {
     let d = tempfile::tempdir().unwrap();
@@ -353,7 +397,13 @@ fn bench_reports_verified_trials() {
         dir,
     );
     assert!(out.contains("2 trials, all verified"), "{out}");
-    // The ExtractMin study: a row per size; JSON with every column.
+}
+
+/// The ExtractMin study: a row per size; JSON with every column.
+#[test]
+fn bench_extract_min_times_every_size() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
     let out = ok(
         &[
             "bench",
@@ -380,13 +430,21 @@ fn bench_reports_verified_trials() {
     let rows = r["seconds"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows[1]["cpu_heap"].as_f64().unwrap() > 0.0);
-    // Seed 001's experiment: a Markdown row per size, every trial in the JSON.
+}
+
+/// `bench reproduce` of one paper, by its name or its number: its rows, its cells.
+#[test]
+fn bench_reproduce_runs_one_paper_by_name_or_number() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    // The Floyd-Warshall article's experiment: a Markdown row per size, every trial in
+    // the JSON.
     let out = ok(
         &[
             "bench",
             "reproduce",
             "--paper",
-            "001",
+            "floyd-warshall",
             "--sizes",
             "10,70",
             "--trials",
@@ -404,7 +462,8 @@ fn bench_reports_verified_trials() {
     assert_eq!(cells.len(), 2);
     assert_eq!(cells[1]["graph"], "grid of 70");
     assert_eq!(cells[1]["trials"][0]["verified"], true);
-    // Seed 000's: a row per graph, a cell per method (the CPU's two here).
+    // The SSSP thesis's, by its number: a row per graph, a cell per method (the CPU's two
+    // here).
     let out = ok(
         &[
             "bench",
@@ -427,8 +486,16 @@ fn bench_reports_verified_trials() {
     );
     let r = json(&std::fs::read_to_string(dir.join("r0.json")).unwrap());
     assert_eq!(r["cells"].as_array().unwrap().len(), 6);
-    assert_eq!(r["papers"], serde_json::json!(["000"]));
-    // Options that do not belong are refused, naming the option.
+    assert_eq!(r["papers"], serde_json::json!(["sssp"]));
+    assert!(dir.join("reproduce-out/results-sssp.md").exists());
+    assert!(dir.join("reproduce-out/sssp.svg").exists());
+}
+
+/// Options that do not belong are refused, naming the option.
+#[test]
+fn options_that_do_not_belong_are_refused_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
     for (args, says) in [
         (
             &["bench", "extract-min", "--generate", "kron:6"][..],
@@ -466,10 +533,20 @@ fn bench_reports_verified_trials() {
             "128",
         ),
         (&["bfs"][..], "give a graph file"),
-        (&["bench", "reproduce", "--paper", "007"][..], "000, 001"),
         (
-            &["bench", "reproduce", "--paper", "003", "--sizes", "10"][..],
-            "--sizes is for papers 001 and 002",
+            &["bench", "reproduce", "--paper", "007"][..],
+            "sssp, floyd-warshall, johnson, enterprise, mst and all",
+        ),
+        (
+            &[
+                "bench",
+                "reproduce",
+                "--paper",
+                "enterprise",
+                "--sizes",
+                "10",
+            ][..],
+            "--sizes is for the papers floyd-warshall and johnson",
         ),
         (
             &["bench", "reproduce", "--generate", "kron:5"][..],
@@ -525,12 +602,12 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         dir,
     );
     for table in [
-        "## Seed 000",
-        "## Seed 001",
-        "## Seed 002",
+        "## The CUDA SSSP thesis",
+        "## The GPU Floyd-Warshall article",
+        "## The GPU Johnson article",
         "parallel Dijkstra",
-        "## Seed 003",
-        "## Seed 004",
+        "## Enterprise (Liu and Huang, SC'15)",
+        "## Vineet et al.'s GPU MST",
         "| kron 14-16 |",
         "| ssca2 14 |",
         "Peak memory, MiB",
@@ -538,10 +615,10 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         assert!(out.contains(table), "{table}: {out}");
     }
     let figs = dir.join("figs");
-    let r = json(&std::fs::read_to_string(figs.join("results.json")).unwrap());
+    let r = json(&std::fs::read_to_string(figs.join("results-all.json")).unwrap());
     assert_eq!(
         r["papers"],
-        serde_json::json!(["000", "001", "002", "003", "004"])
+        serde_json::json!(["sssp", "floyd-warshall", "johnson", "enterprise", "mst"])
     );
     assert_eq!(r["gpu"], serde_json::Value::Null);
     assert_eq!(r["failed"], serde_json::Value::Null);
@@ -565,7 +642,7 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
             .collect()
     };
     assert_eq!(kinds("paper").len(), 5);
-    assert_eq!(kinds("experiment").len(), 6); // 002 has two
+    assert_eq!(kinds("experiment").len(), 6); // johnson has two
     for c in cells {
         assert_eq!(c["refused"], serde_json::Value::Null, "{c}");
         let trials = c["trials"].as_array().unwrap();
@@ -607,36 +684,39 @@ fn reproduce_all_quick_writes_tables_json_and_plots() {
         )
     };
     if let ((Some(big), false), (Some(small), false)) = (
-        peak("002-johnson", "urand n=1024"),
-        peak("002-dijkstra", "urand 2^10"),
+        peak("johnson", "urand n=1024"),
+        peak("johnson-dijkstra", "urand 2^10"),
     ) {
         assert!(small + (4 << 20) < big, "{small} vs {big}");
     }
     // Traversals (BFS, SSSP) carry GTEPS, spanning forests the same rate over the graph's
     // edges (billions of edges per second, as GPU MST papers report); all-pairs none.
     let of = |paper: &str| cells.iter().find(|c| c["paper"] == paper).unwrap();
-    assert!(of("003")["gteps"].as_f64().unwrap() > 0.0);
-    assert!(of("000")["gteps"].as_f64().unwrap() > 0.0);
-    assert!(of("004")["gteps"].as_f64().unwrap() > 0.0);
-    assert_eq!(of("001")["gteps"], serde_json::Value::Null);
+    assert!(of("enterprise")["gteps"].as_f64().unwrap() > 0.0);
+    assert!(of("sssp")["gteps"].as_f64().unwrap() > 0.0);
+    assert!(of("mst")["gteps"].as_f64().unwrap() > 0.0);
+    assert_eq!(of("floyd-warshall")["gteps"], serde_json::Value::Null);
     let figures = r["figures"].as_array().unwrap();
     assert_eq!(figures.len(), 12, "{figures:?}");
-    for name in [
-        "seed000-sssp",
-        "seed001-floyd-warshall",
-        "seed002-johnson",
-        "seed002-dijkstra",
-        "seed003-bfs-ablation",
-        "seed004-mst",
+    for (name, title) in [
+        ("sssp", "The CUDA SSSP thesis"),
+        ("floyd-warshall", "The GPU Floyd-Warshall article"),
+        ("johnson", "The GPU Johnson article"),
+        ("johnson-dijkstra", "parallel Dijkstra"),
+        ("enterprise", "Enterprise (Fig. 13)"),
+        ("mst", "minimum spanning forest"),
     ] {
         let svg = std::fs::read_to_string(figs.join(format!("{name}.svg"))).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert!(svg.contains("Seed 00"), "{name}: no title");
+        assert!(svg.contains(title), "{name}: no title");
         let png = std::fs::read(figs.join(format!("{name}.png"))).unwrap();
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{name}");
     }
-    let md = std::fs::read_to_string(figs.join("results.md")).unwrap();
-    assert!(md.contains("## Seed 004") && md.contains("![Seed 001 (Fig. 5)"));
+    let md = std::fs::read_to_string(figs.join("results-all.md")).unwrap();
+    assert!(
+        md.contains("## Vineet et al.'s GPU MST")
+            && md.contains("![The GPU Floyd-Warshall article (Fig. 5)")
+    );
 }
 
 #[test]

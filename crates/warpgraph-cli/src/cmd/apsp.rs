@@ -28,10 +28,11 @@ the whole matrix in memory and is refused, with the bytes needed and available, 
 does not fit; Johnson needs only a block of rows.
 
 On a GPU (--device cuda) Floyd-Warshall runs there, by --gpu-variant: fw-naive (one
-launch per pivot, a thread per element), fw-blocked (seed 001's three phases over 32 x 32
-tiles in shared memory) or fw-tuned (the default: fw-blocked with a register-tiled DPX
-third phase for non-negative integer weights without predecessors). The matrix must fit in GPU memory (refused with the
-bytes needed and free otherwise). Johnson on the GPU (--algo johnson, or auto on a sparse
+launch per pivot, a thread per element), fw-blocked (the GPU Floyd-Warshall article's
+three phases over 32 x 32 tiles in shared memory) or fw-tuned (the default: fw-blocked
+with a register-tiled DPX third phase for non-negative integer weights without
+predecessors). The matrix must fit in GPU memory (refused with the bytes needed and free
+otherwise). Johnson on the GPU (--algo johnson, or auto on a sparse
 graph) searches from many sources at once, a block each, and streams the rows back batch
 by batch; it does not give --predecessors yet.
 

@@ -5,12 +5,16 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use warpgraph::bench::{edges_reached, pick_sources, Report, Trial};
+use warpgraph::bench::{pick_sources, Report, Trial};
 use warpgraph::device::Device;
-use warpgraph::{apsp, bfs, mst, sssp, Graph, NoProgress};
+use warpgraph::{apsp, mst, sssp, Graph};
 
 use crate::args::parse_device;
-use crate::cmd::common::{resolve_device, resolve_team_device};
+use crate::cmd::bfs_common::{runner, SwitchArgs};
+use crate::cmd::common::{resolve_device, resolve_team_device, ExtractMinArgs};
+use crate::cmd::reproduce::{self, Paper, ReproduceArgs};
+use crate::cmd::team::{self, TeamBenchArgs};
+use crate::cmd::trials::{apsp_trials, bfs_trials, mst_trials, sssp_trials};
 use crate::source::GraphArgs;
 
 /// The problem to benchmark.
@@ -24,14 +28,16 @@ pub enum Problem {
     Mst,
     /// All-pairs shortest paths (kept in memory, discarded).
     Apsp,
-    /// Seed 000's ExtractMin study (its Table 1): the least of n random keys by the GPU
-    /// reduction at each block size, a CPU loop, all CPU cores and a binary heap. No graph.
+    /// The CUDA SSSP thesis's ExtractMin study (its Table 1): the least of n random keys
+    /// by the GPU reduction at each block size, a CPU loop, all CPU cores and a binary
+    /// heap. No graph.
     ExtractMin,
-    /// The seed papers' experiments on generated graphs (--paper 000..004 or all): every
-    /// method on the CPU and, with a GPU, on the GPU, in one run, every result verified;
-    /// tables, JSON and plots (SVG, PNG) in --plots. Memory beside every cell: the host
-    /// peak; for a GPU method also the device bytes it allocates (gpu_bytes_needed, the
-    /// library's own figure) and the sampled device peak (a lower bound).
+    /// The experiments of the papers warpgraph implements, on generated graphs (--paper,
+    /// below): every method on the CPU and, with a GPU, on the GPU, in one run, every
+    /// result verified; tables, JSON and plots (SVG, PNG) in --plots. Memory beside every
+    /// cell: the host peak; for a GPU method also the device bytes it allocates
+    /// (gpu_bytes_needed, the library's own figure) and the sampled device peak (a lower
+    /// bound).
     Reproduce,
 }
 
@@ -52,7 +58,24 @@ Examples:
   warpgraph bench bfs --generate kron:25 --gpus 1,2,4     # strong scaling over NCCL
   warpgraph bench apsp --generate urand:15 --gpus 1,2,4   # Floyd-Warshall by row blocks
   warpgraph bench reproduce --quick                       # every paper, small, ~1 minute
-  warpgraph bench reproduce --paper 003 --device cuda --plots out/")]
+  warpgraph bench reproduce --paper enterprise --device cuda --plots out/
+
+The papers of `bench reproduce --paper` (docs/PAPERS.md cites each):
+  sssp            the CUDA SSSP thesis: Dijkstra with a parallel ExtractMin,
+                  Bellman-Ford, delta-stepping and SpMV on the GPU, every variant timed
+                  on Kronecker, uniform and grid graphs beside the CPU's
+  floyd-warshall  the GPU Floyd-Warshall article (the blocked method of Venkataraman et
+                  al.): time against n, CPU beside the GPU's naive, blocked and tuned
+  johnson         the GPU Johnson article: all-pairs time against n with negative
+                  weights, and its parallel Dijkstra against the CPU's
+  enterprise      Enterprise (Liu and Huang, SC'15): BFS in GTEPS with its GPU
+                  techniques added in turn, beside the CPU's BFS
+  mst             Vineet, Harish, Patidar and Narayanan's GPU MST: Boruvka on the GPU
+                  beside the CPU's Boruvka and Kruskal, per graph family
+  all             every one, in this order (the default)
+Each writes results-NAME.md and results-NAME.json (results-all.* for all) and a figure
+per experiment (NAME.svg and NAME.png; johnson also johnson-dijkstra.*) to --plots.
+The numbers 000 to 004 are accepted for the papers, in the order above.")]
 pub struct BenchArgs {
     /// What to run.
     #[arg(value_enum)]
@@ -63,29 +86,29 @@ pub struct BenchArgs {
     /// the direction on the CPU (optimizing, top-down, bottom-up), the technique step on
     /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned).
     #[arg(long)]
-    pub(crate) algo: Option<String>,
+    algo: Option<String>,
     /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping): a number, or
-    /// a rule: median, mean, max-over-degree (seed 000's) or auto.
+    /// a rule: median, mean, max-over-degree (the CUDA SSSP thesis's) or auto.
     #[arg(long, value_name = "X|RULE", value_parser = |s: &str| s.parse::<sssp::Delta>())]
     delta: Option<sssp::Delta>,
     /// Trials: roots for bfs/sssp (default 64 and 16), repetitions for mst/apsp and
     /// extract-min (default 5).
     #[arg(long)]
-    pub(crate) trials: Option<usize>,
+    trials: Option<usize>,
     /// extract-min: the numbers of keys (default 1,10,100,...,10000000); reproduce: the
-    /// numbers of vertices (papers 001 and 002's Johnson).
+    /// numbers of vertices (papers floyd-warshall and johnson).
     #[arg(long, value_name = "N,N,..", value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// reproduce: the seed paper: 000 (the SSSP variants), 001 (Floyd-Warshall, CPU vs
-    /// naive vs blocked vs tuned), 002 (Johnson vs n; parallel Dijkstra), 003 (the BFS
-    /// ablation, GTEPS), 004 (MST per graph family) or all.
-    #[arg(long, value_name = "ID", default_value = "all")]
+    /// reproduce: the paper: sssp (the CUDA SSSP thesis), floyd-warshall (the GPU
+    /// Floyd-Warshall article), johnson (the GPU Johnson article), enterprise (Enterprise,
+    /// Liu and Huang, SC'15), mst (Vineet et al.'s GPU MST) or all (see below).
+    #[arg(long, value_name = "NAME", default_value = "all")]
     paper: String,
     /// reproduce: small sizes only (under a minute on a laptop CPU).
     #[arg(long)]
     quick: bool,
-    /// reproduce: the folder for the plots (SVG and PNG), results.md and results.json
-    /// [default: reproduce-out, beside --json-out's file if given]
+    /// reproduce: the folder for the plots (SVG and PNG), results-NAME.md and
+    /// results-NAME.json [default: reproduce-out, beside --json-out's file if given]
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
     /// bfs, apsp: teams of this many GPUs, one after the other on the same graph (e.g.
@@ -96,35 +119,27 @@ pub struct BenchArgs {
     gpus: Option<Vec<crate::args::Gpus>>,
     /// bfs: before each timed search, the same search once more, untimed and right
     /// before it, on every GPU timed (the teams' and the single-GPU code's): each then
-    /// starts at full clock and the GPUs of a team in step, not from the idle (345 MHz on
-    /// an H200) that verifying the last tree on the CPU left them in, as in a run of
+    /// starts at full clock and the GPUs of a team in step, not from the idle clock that
+    /// verifying the last tree on the CPU left them in, as in a run of
     /// searches with nothing between them. Off by default: the times are then those of
     /// searches with other work between them.
     #[arg(long)]
-    pub(crate) warm_each: bool,
+    warm_each: bool,
     /// Seed for picking roots.
     #[arg(long, default_value_t = 27491095)]
-    pub(crate) root_seed: u64,
+    root_seed: u64,
     /// Device: auto (a GPU when there is one and the problem has GPU code), cpu, cuda or
     /// cuda:N.
     #[arg(long, default_value = "auto", value_name = "DEVICE", value_parser = parse_device)]
     device: Device,
     /// Also write the full report (every trial) as JSON here.
     #[arg(long, value_name = "FILE")]
-    pub(crate) json_out: Option<PathBuf>,
+    json_out: Option<PathBuf>,
     #[command(flatten)]
-    extract_min: crate::cmd::sssp::ExtractMinArgs,
+    extract_min: ExtractMinArgs,
     // Last: its help heading holds for the arguments after it.
     #[command(flatten)]
-    pub(crate) switch: crate::cmd::bfs::SwitchArgs,
-}
-
-/// Runs `f` once to warm up, then once per item, verifying each result.
-fn trials<T>(items: &[T], mut f: impl FnMut(&T) -> Result<Trial>) -> Result<Vec<Trial>> {
-    if let Some(first) = items.first() {
-        f(first).context("warm-up run")?;
-    }
-    items.iter().map(&mut f).collect()
+    switch: SwitchArgs,
 }
 
 pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
@@ -135,7 +150,7 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         Problem::Mst => "MST",
         Problem::Apsp => "APSP",
         Problem::ExtractMin => return bench_extract_min(&args, quiet),
-        Problem::Reproduce => return crate::cmd::reproduce::run(&args.reproduce(), quiet),
+        Problem::Reproduce => return reproduce::run(&args.reproduce(), quiet),
     };
     if args.sizes.is_some() {
         bail!("--sizes is for extract-min and reproduce");
@@ -146,9 +161,10 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
     let device = resolve_team_device(args.device, what, quiet, args.gpus.is_some())?;
     let (g, graph_name) = args.graph.load(quiet)?;
     if let Some(sizes) = &args.gpus {
+        let team_args = args.team();
         return match args.problem {
-            Problem::Bfs => crate::cmd::team::bench_bfs(&g, &graph_name, sizes, &args),
-            Problem::Apsp => crate::cmd::team::bench_apsp(&g, &graph_name, sizes, &args),
+            Problem::Bfs => team::bench_bfs(&g, &graph_name, sizes, &team_args),
+            Problem::Apsp => team::bench_apsp(&g, &graph_name, sizes, &team_args),
             _ => bail!("--gpus is for bench bfs and bench apsp"),
         };
     }
@@ -234,40 +250,12 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
         (_, None) => (None, Default::default()),
     };
     let start = Instant::now();
-    let mut runner = crate::cmd::bfs::runner(device, g, direction, variant, args.switch)?;
+    let mut runner = runner(device, g, direction, variant, args.switch)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
     let roots = pick_sources(g, args.trials.unwrap_or(64), args.root_seed);
     let warm = args.warm_each && matches!(device, Device::Cuda(_));
     let t = bfs_trials(g, &mut runner, &roots, warm)?;
     Ok((runner.algorithm(), setup, t))
-}
-
-/// Verified searches on `runner` from each of `roots`, after a warm-up, each tree lent
-/// by [`bfs::BfsRunner::search`] (on a GPU the runner's own, page-locked: the time end to
-/// end is the kernels' and the one copy's back to the host).
-pub(crate) fn bfs_trials(
-    g: &Graph,
-    runner: &mut bfs::BfsRunner,
-    roots: &[warpgraph::VertexId],
-    warm_each: bool,
-) -> Result<Vec<Trial>> {
-    let mut scratch = bfs::BfsTree::default();
-    trials(roots, |&s| {
-        if warm_each {
-            // `--warm-each`: the same search just before, untimed.
-            runner.search(g, s, &mut scratch)?;
-        }
-        let (tree, times) = runner.search(g, s, &mut scratch)?;
-        bfs::verify(g, tree)?;
-        Ok(Trial {
-            source: Some(g.ids().external(s)),
-            seconds: times.seconds,
-            kernel_seconds: times.kernel_seconds,
-            reached: tree.reached(),
-            edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
-            verified: true,
-        })
-    })
 }
 
 fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
@@ -288,28 +276,6 @@ fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     Ok((name, setup, t))
 }
 
-/// Verified SSSP runs of `algo` on `runner` from each of `roots`, after a warm-up.
-pub(crate) fn sssp_trials(
-    g: &Graph,
-    runner: &mut sssp::SsspRunner,
-    algo: &sssp::Algorithm,
-    roots: &[warpgraph::VertexId],
-) -> Result<Vec<Trial>> {
-    trials(roots, |&s| {
-        let (r, times) = runner.run(g, s, algo)?;
-        sssp::verify(g, &r)?;
-        let parent = r.parent();
-        Ok(Trial {
-            source: Some(g.ids().external(s)),
-            seconds: times.seconds,
-            kernel_seconds: times.kernel_seconds,
-            reached: r.reached(),
-            edges: edges_reached(g, |v| parent[v as usize] != warpgraph::NO_VERTEX),
-            verified: true,
-        })
-    })
-}
-
 fn bench_mst(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     let algo: mst::Algorithm = args.algo.as_deref().unwrap_or("boruvka").parse()?;
     let gpu = device.gpu()?;
@@ -320,52 +286,6 @@ fn bench_mst(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
         None => algo.name().to_string(),
     };
     Ok((name, setup, t))
-}
-
-/// `count` verified minimum-spanning-forest runs of `algo` (on `gpu` when given: uploaded
-/// once, and the upload's seconds returned), after a warm-up. A trial's `edges` is the
-/// graph's edge count, so that its rate is edges per second.
-pub(crate) fn mst_trials(
-    g: &Graph,
-    algo: mst::Algorithm,
-    gpu: Option<&std::sync::Arc<warpgraph::cuda::Gpu>>,
-    count: usize,
-) -> Result<(Vec<Trial>, Option<f64>)> {
-    let reps: Vec<usize> = (0..count).collect();
-    let trial =
-        |f: &mst::SpanningForest, seconds: f64, kernel_seconds: Option<f64>| -> Result<Trial> {
-            mst::verify(g, f)?;
-            Ok(Trial {
-                source: None,
-                seconds,
-                kernel_seconds,
-                reached: f.edges.len() as u64,
-                edges: g.num_edges(),
-                verified: true,
-            })
-        };
-    match gpu {
-        Some(gpu) => {
-            if algo != mst::Algorithm::Boruvka {
-                bail!("on a GPU the MST algorithm is boruvka ({algo} runs on the CPU only)");
-            }
-            let mut prepared = mst::cuda::GpuMst::new(gpu, g)?;
-            let upload = prepared.upload_seconds();
-            let t = trials(&reps, |_| {
-                let (f, s) = prepared.run()?;
-                trial(&f, s.times.total_seconds, Some(s.times.kernel_seconds))
-            })?;
-            Ok((t, Some(upload)))
-        }
-        None => {
-            let t = trials(&reps, |_| {
-                let start = Instant::now();
-                let f = mst::mst(g, algo)?;
-                trial(&f, start.elapsed().as_secs_f64(), None)
-            })?;
-            Ok((t, None))
-        }
-    }
 }
 
 /// APSP; on a GPU, `--algo` may name a Floyd-Warshall variant (fw-naive, fw-blocked).
@@ -394,38 +314,6 @@ fn bench_apsp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
     Ok((name, None, t))
 }
 
-/// `count` verified APSP runs of `algo` on `backend`, after a warm-up.
-pub(crate) fn apsp_trials(
-    g: &Graph,
-    algo: apsp::Algorithm,
-    backend: apsp::Backend<'_>,
-    count: usize,
-) -> Result<Vec<Trial>> {
-    let reps: Vec<usize> = (0..count).collect();
-    trials(&reps, |_| {
-        let mut sink = apsp::MatrixSink::new();
-        let start = Instant::now();
-        let s = apsp::apsp_on(
-            g,
-            algo,
-            &apsp::ApspOptions::default(),
-            backend,
-            &mut sink,
-            &NoProgress,
-        )?;
-        let seconds = start.elapsed().as_secs_f64();
-        apsp::verify_matrix(g, &sink.into_matrix()?)?;
-        Ok(Trial {
-            source: None,
-            seconds,
-            kernel_seconds: s.kernel_seconds,
-            reached: s.reachable_pairs,
-            edges: 0,
-            verified: true,
-        })
-    })
-}
-
 /// The ExtractMin study: a table of microseconds per ExtractMin, a row per size as it is
 /// measured (the GPU columns where a GPU is used).
 fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
@@ -444,7 +332,7 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
     };
     let cpu = Device::Cpu.describe();
     println!(
-        "ExtractMin (seed 000, Table 1): microseconds for the least of n random keys, \
+        "ExtractMin (the CUDA SSSP thesis, Table 1): microseconds for the least of n random keys, \
          median of {} trials, every answer checked against the loop",
         opts.trials
     );
@@ -484,19 +372,20 @@ fn bench_extract_min(args: &BenchArgs, quiet: bool) -> Result<()> {
 }
 
 impl BenchArgs {
-    /// What `bench reproduce` needs. A paper (`003`, `all`) where the graph goes is the
-    /// paper, as if given by --paper (`bench reproduce --quick all`).
-    fn reproduce(&self) -> crate::cmd::reproduce::ReproduceArgs {
-        use crate::cmd::reproduce::PAPERS;
+    /// What `bench reproduce` needs. A paper (`enterprise`, `all`) where the graph goes
+    /// is the paper, as if given by --paper (`bench reproduce --quick all`).
+    fn reproduce(&self) -> ReproduceArgs {
         let named = self
             .graph
             .input
             .as_ref()
             .and_then(|p| p.to_str())
             .filter(|p| {
-                (*p == "all" || PAPERS.contains(p)) && self.paper == "all" && !Path::new(p).exists()
+                (*p == "all" || Paper::find(p).is_some())
+                    && self.paper == "all"
+                    && !Path::new(p).exists()
             });
-        crate::cmd::reproduce::ReproduceArgs {
+        ReproduceArgs {
             paper: named.unwrap_or(&self.paper).to_string(),
             quick: self.quick,
             sizes: self.sizes.clone(),
@@ -507,6 +396,18 @@ impl BenchArgs {
             plots: self.plots.clone(),
             graph_given: (self.graph.input.is_some() && named.is_none())
                 || self.graph.generate.is_some(),
+        }
+    }
+
+    /// What `bench bfs|apsp --gpus` needs.
+    fn team(&self) -> TeamBenchArgs<'_> {
+        TeamBenchArgs {
+            algo: self.algo.as_deref(),
+            trials: self.trials,
+            root_seed: self.root_seed,
+            warm_each: self.warm_each,
+            switch: self.switch,
+            json_out: self.json_out.as_deref(),
         }
     }
 }

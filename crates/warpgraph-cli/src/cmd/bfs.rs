@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 use clap::Args;
-use warpgraph::bfs::{self, cuda::Variant, BfsOptions, BfsRunner, Direction, UNREACHED};
+use warpgraph::bfs::{self, cuda::Variant, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
 
 use crate::args::{choice, commas, parse_gpus, Gpus};
+use crate::cmd::bfs_common::{cpu_options, runner, team_ways, SwitchArgs};
 use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
-use crate::cmd::team::team_ways;
 use crate::source::GraphArgs;
 
 #[derive(Debug, Args)]
@@ -58,25 +58,6 @@ pub struct BfsArgs {
     // Last: its help heading holds for the arguments after it.
     #[command(flatten)]
     switch: SwitchArgs,
-}
-
-/// When a direction-optimizing search changes direction.
-#[derive(Debug, Clone, Copy, Default, Args)]
-#[command(next_help_heading = "Direction switch")]
-pub struct SwitchArgs {
-    /// CPU and GPU teams (`--gpus`): go bottom-up when the frontier's arcs exceed the
-    /// unexplored arcs / ALPHA (Beamer's rule) [default: 15]
-    #[arg(long, value_name = "ALPHA")]
-    alpha: Option<u32>,
-    /// GPU: go bottom-up when the frontier holds more than this share of the hub vertices
-    /// (Enterprise's rule; `tuned`, the default variant, also switches on Beamer's arc
-    /// rule) [default: 0.2 for `tuned`, 0.3 for the paper's variants]
-    #[arg(long, value_name = "SHARE")]
-    gamma: Option<f64>,
-    /// Both: back to top-down when the shrinking frontier holds fewer than n / BETA
-    /// vertices [default: 18]
-    #[arg(long, value_name = "BETA")]
-    beta: Option<u32>,
 }
 
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
@@ -167,34 +148,4 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// BFS on a resolved device: `direction` and `switch` (where given) override the
-/// defaults of the CPU code and of the GPU `variant`.
-pub fn runner(
-    device: warpgraph::device::Device,
-    g: &warpgraph::Graph,
-    direction: Option<Direction>,
-    variant: Variant,
-    switch: SwitchArgs,
-) -> Result<BfsRunner> {
-    let cpu = cpu_options(direction, switch);
-    let mut gpu = variant.options();
-    if let Some(d) = direction {
-        gpu.direction = d;
-    }
-    gpu.beta = switch.beta.unwrap_or(gpu.beta);
-    gpu.gamma = switch.gamma.unwrap_or(gpu.gamma);
-    Ok(BfsRunner::new(device, g, cpu, gpu)?)
-}
-
-/// The CPU's options (also the multi-GPU search's: Beamer's switch) with the user's
-/// `direction` and `switch`.
-pub fn cpu_options(direction: Option<Direction>, switch: SwitchArgs) -> BfsOptions {
-    let d = BfsOptions::default();
-    BfsOptions {
-        direction: direction.unwrap_or_default(),
-        alpha: switch.alpha.unwrap_or(d.alpha),
-        beta: switch.beta.unwrap_or(d.beta),
-    }
 }

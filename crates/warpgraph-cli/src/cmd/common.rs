@@ -1,4 +1,5 @@
-//! Pieces shared by the algorithm commands: device and source choice, atomic result files.
+//! Pieces shared by the algorithm commands: device and source choice, atomic result files,
+//! the GPU Dijkstra's block size.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -6,6 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::Args;
 use warpgraph::device::Device;
+use warpgraph::sssp::{Algorithm, SsspRunner};
 use warpgraph::{Graph, VertexId};
 
 use crate::args::parse_device;
@@ -111,4 +113,27 @@ pub fn ext(g: &Graph, v: VertexId) -> i128 {
 /// " (0.000457 s in kernels)" for a GPU run's kernel time, nothing for a CPU run.
 pub fn in_kernels(kernel_seconds: Option<f64>) -> String {
     kernel_seconds.map_or(String::new(), |k| format!(" ({k:.6} s in kernels)"))
+}
+
+/// The GPU dijkstra's block size (for `sssp` and `bench sssp`).
+#[derive(Debug, Clone, Args)]
+pub struct ExtractMinArgs {
+    /// GPU dijkstra: threads per block of ExtractMin's reduction (the CUDA SSSP thesis
+    /// found 512 best).
+    #[arg(long, value_name = "N", value_parser = ["128", "256", "512", "1024"])]
+    threads_per_block: Option<String>,
+}
+
+impl ExtractMinArgs {
+    /// Sets the block size on `runner`, if given (only with dijkstra on a GPU).
+    pub fn apply(&self, runner: &mut SsspRunner, algo: &Algorithm) -> Result<()> {
+        let Some(t) = &self.threads_per_block else {
+            return Ok(());
+        };
+        if *algo != Algorithm::Dijkstra {
+            anyhow::bail!("--threads-per-block is for --algo dijkstra on a GPU");
+        }
+        runner.set_extract_min_threads(t.parse()?)?;
+        Ok(())
+    }
 }

@@ -3,6 +3,7 @@
 pub mod apsp;
 pub mod bench;
 pub mod bfs;
+pub mod bfs_common;
 pub mod common;
 pub mod convert;
 pub mod demo;
@@ -13,3 +14,4 @@ pub mod mst;
 pub mod reproduce;
 pub mod sssp;
 pub mod team;
+pub mod trials;

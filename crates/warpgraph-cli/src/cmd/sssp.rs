@@ -20,17 +20,18 @@ pub const EXIT_NEGATIVE_CYCLE: u8 = 3;
 Algorithms (CPU and GPU):
   auto                the fastest for the graph: CPU delta-stepping, GPU near-far
                       buckets (our design); Bellman-Ford when a weight is negative
-  dijkstra            CPU: binary heap, serial (the classic baseline). GPU: seed 000's
-                      one vertex per iteration, ExtractMin by a parallel reduction over
-                      all vertices (--threads-per-block); O(n^2), slow on big graphs
+  dijkstra            CPU: binary heap, serial (the classic baseline). GPU: the CUDA
+                      SSSP thesis's one vertex per iteration, ExtractMin by a parallel
+                      reduction over all vertices (--threads-per-block); O(n^2), slow
+                      on big graphs
   dijkstra-parallel   settle every vertex within the least arc weight of the minimum
-                      at once (seed 002; Crauser et al.)
+                      at once (the GPU Johnson article's; Crauser et al.)
   bellman-ford        parallel rounds, early exit; accepts negative weights
   bellman-ford-queue  worklist (CPU: SLF/LLL ordering; GPU: no duplicates); accepts
                       negative weights
-  delta-stepping      buckets (Meyer & Sanders; GPU: seed 000's design, a bucket
-                      number per vertex, light and heavy phases, request lists laid
-                      out by prefix sum); --delta / --delta-heuristic
+  delta-stepping      buckets (Meyer & Sanders; GPU: the CUDA SSSP thesis's design,
+                      a bucket number per vertex, light and heavy phases, request
+                      lists laid out by prefix sum); --delta / --delta-heuristic
   spmv-csr            Bellman-Ford as (min,+) matrix-vector products, CSR rows
   spmv-ell            the same over ELL (rows padded to the longest, column-major);
                       refused with the reason where the padding would explode
@@ -55,36 +56,14 @@ pub struct SsspArgs {
     /// Delta-stepping bucket width.
     #[arg(long, value_name = "X", conflicts_with = "delta_heuristic")]
     delta: Option<f64>,
-    /// Delta-stepping width rule: auto, median, mean or max-over-degree (seed 000's rules).
+    /// Delta-stepping width rule: auto, median, mean or max-over-degree (the CUDA SSSP
+    /// thesis's rules).
     #[arg(long, value_name = "RULE", value_parser = ["auto", "median", "mean", "max-over-degree"])]
     delta_heuristic: Option<String>,
     #[command(flatten)]
-    extract_min: ExtractMinArgs,
+    extract_min: crate::cmd::common::ExtractMinArgs,
     #[command(flatten)]
     run: RunArgs,
-}
-
-/// The GPU dijkstra's block size (for `sssp` and `bench sssp`).
-#[derive(Debug, Clone, Args)]
-pub struct ExtractMinArgs {
-    /// GPU dijkstra: threads per block of ExtractMin's reduction (seed 000 found 512
-    /// best).
-    #[arg(long, value_name = "N", value_parser = ["128", "256", "512", "1024"])]
-    threads_per_block: Option<String>,
-}
-
-impl ExtractMinArgs {
-    /// Sets the block size on `runner`, if given (only with dijkstra on a GPU).
-    pub fn apply(&self, runner: &mut SsspRunner, algo: &Algorithm) -> Result<()> {
-        let Some(t) = &self.threads_per_block else {
-            return Ok(());
-        };
-        if *algo != Algorithm::Dijkstra {
-            anyhow::bail!("--threads-per-block is for --algo dijkstra on a GPU");
-        }
-        runner.set_extract_min_threads(t.parse()?)?;
-        Ok(())
-    }
 }
 
 fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {

@@ -2,6 +2,7 @@
 //! single-GPU code of the same run beside them, and for BFS the CPU's too.
 
 use std::hash::{Hash, Hasher};
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use warpgraph::bench::{edges_reached, pick_sources, Report, Trial};
@@ -10,7 +11,24 @@ use warpgraph::device::Device;
 use warpgraph::{bfs, Graph};
 
 use crate::args::{commas, Gpus};
-use crate::cmd::bench::BenchArgs;
+use crate::cmd::bfs_common::{cpu_options, runner, team_ways, SwitchArgs};
+use crate::cmd::trials::bfs_trials;
+
+/// What `bench bfs|apsp --gpus` was asked, beside the graph and the team sizes.
+pub struct TeamBenchArgs<'a> {
+    /// APSP: the Floyd-Warshall variant (`fw-tuned` by default).
+    pub algo: Option<&'a str>,
+    /// BFS: roots (default 16); APSP: repetitions (default 3).
+    pub trials: Option<usize>,
+    /// Seed for picking roots.
+    pub root_seed: u64,
+    /// BFS: each timed search preceded by the same search, untimed.
+    pub warm_each: bool,
+    /// BFS: the direction switch.
+    pub switch: SwitchArgs,
+    /// Where every report goes as JSON, if anywhere.
+    pub json_out: Option<&'a Path>,
+}
 
 /// What ran a row of the scaling table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,12 +61,12 @@ struct Row {
 /// Benchmarks BFS on a team of each size in `sizes`, then the single-GPU Enterprise on
 /// GPU 0, then the CPU's direction-optimising BFS on every core, all from the same roots;
 /// prints the table and writes every report to `--json-out`.
-pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) -> Result<()> {
+pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &TeamBenchArgs) -> Result<()> {
     let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
     if roots.is_empty() {
         bail!("no trials ran (the graph has no arcs to start from)");
     }
-    let opts = crate::cmd::bfs::cpu_options(None, args.switch);
+    let opts = cpu_options(None, args.switch);
     let mut rows = Vec::new();
     // Every team's trees hash alike when they are identical.
     let mut first_hashes: Option<Vec<u64>> = None;
@@ -120,10 +138,9 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         return Ok(());
     }
     // The single-GPU code (Enterprise, tuned) on GPU 0, same roots.
-    let mut runner =
-        crate::cmd::bfs::runner(Device::Cuda(0), g, None, Default::default(), args.switch)?;
-    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots, args.warm_each)?;
-    let name = runner.algorithm();
+    let mut gpu = runner(Device::Cuda(0), g, None, Default::default(), args.switch)?;
+    let trials = bfs_trials(g, &mut gpu, &roots, args.warm_each)?;
+    let name = gpu.algorithm();
     rows.push(Row {
         ran: Ran::OneGpu,
         report: report(
@@ -136,15 +153,14 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
         ),
     });
     // The CPU code, every core, same roots.
-    let mut runner =
-        crate::cmd::bfs::runner(Device::Cpu, g, None, Default::default(), args.switch)?;
-    let trials = crate::cmd::bench::bfs_trials(g, &mut runner, &roots, false)?;
+    let mut cpu = runner(Device::Cpu, g, None, Default::default(), args.switch)?;
+    let trials = bfs_trials(g, &mut cpu, &roots, false)?;
     rows.push(Row {
         ran: Ran::Cpu,
         report: report(
             g,
             graph_name,
-            &runner.algorithm(),
+            &cpu.algorithm(),
             Device::Cpu.describe(),
             trials,
             0.0,
@@ -176,9 +192,9 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) 
 /// Benchmarks Floyd-Warshall (`--algo` a GPU variant, fw-tuned by default) on a team of
 /// each size in `sizes`, then on GPU 0 alone; every run's matrix must be identical (a
 /// checksum of every cell in order).
-pub fn bench_apsp(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &BenchArgs) -> Result<()> {
+pub fn bench_apsp(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &TeamBenchArgs) -> Result<()> {
     use warpgraph::apsp::{self, cuda::FwVariant, Backend};
-    let variant: FwVariant = args.algo.as_deref().unwrap_or("fw-tuned").parse()?;
+    let variant: FwVariant = args.algo.unwrap_or("fw-tuned").parse()?;
     let reps = args.trials.unwrap_or(3);
     let mut rows = Vec::new();
     let mut sums = Vec::new();
@@ -377,8 +393,8 @@ fn table(rows: &[Row], unit: &str, rate: impl Fn(&Report) -> f64) -> String {
     out
 }
 
-fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
-    if let Some(path) = &args.json_out {
+fn write_json(args: &TeamBenchArgs, rows: &[Row]) -> Result<()> {
+    if let Some(path) = args.json_out {
         let all: Vec<_> = rows
             .iter()
             .map(|r| serde_json::json!({"gpus": r.ran.gpus(), "team": matches!(r.ran, Ran::Team(_)), "report": r.report}))
@@ -387,23 +403,6 @@ fn write_json(args: &BenchArgs, rows: &[Row]) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
-}
-
-/// How a team ran, as its report says after the GPUs: ", short levels solo" and ", bitmaps
-/// in NCCL symmetric memory" where it did, or where NCCL's all-gather there failed the
-/// team's check, that it kept its own buffers.
-pub(crate) fn team_ways(s: &bfs::cuda::multi::TeamSearch) -> String {
-    let mut ways = String::new();
-    if s.solo {
-        ways += ", short levels solo";
-    }
-    if s.symmetric {
-        ways += ", bitmaps in NCCL symmetric memory";
-    }
-    if s.symmetric_wrong {
-        ways += ", NCCL symmetric memory refused (its all-gather failed the check)";
-    }
-    ways
 }
 
 #[cfg(test)]
