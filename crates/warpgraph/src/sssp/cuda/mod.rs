@@ -56,15 +56,10 @@
 //!   ELL is column-major, padded to the longest row, refused where that padding would
 //!   exceed four times the arcs.
 //!
-//! For measuring: `WARPGRAPH_SSSP_TRACE=1` prints near-far's passes, buckets and vertex
-//! expansions of each search, and the host's time to copy and take apart the result, to
-//! stderr (`=2` adds where the time goes: near-far's passes by list length, owner-local's
-//! clocks per block), `WARPGRAPH_SSSP_AUTO_WIDTH=X` replaces the automatic width's factor
-//! (`AUTO_WIDTH`, `OWNED_WIDTH`) and `WARPGRAPH_SSSP_OWNED=0|1` turns `auto`'s
-//! owner-local design off or on whatever the graph ([`GpuSssp::set_owner_local`] in
-//! code), `WARPGRAPH_SSSP_OWNED_SHARED=0` keeps its distances in global memory where they
-//! would fit in shared memory ([`GpuSssp::set_shared_strips`]). `WARPGRAPH_SSSP_LLL=0`
-//! turns off the work-list's order (below).
+//! With `WARPGRAPH_TRACE=1` ([`crate::settings`]) each search prints near-far's passes,
+//! buckets and vertex expansions, and the host's time to copy and take apart the result,
+//! to stderr; `=2` adds where the time goes: near-far's passes by list length,
+//! owner-local's clocks per block.
 //!
 //! Distances are lowered with atomic minimum. Where every weight is a positive integer and
 //! every distance fits 31 bits (weights 1..255 up to 8 million vertices), the near-far
@@ -243,7 +238,7 @@ struct OwnedState {
     ictr: CudaSlice<u32>,
     /// The variant with each block's distances in shared memory (sssp.cu's
     /// `owned_shared`), where they fit with SHARED_HEAD list entries and the distances
-    /// allow it (see [`GpuSssp::set_shared_strips`]).
+    /// allow it.
     shared: Option<SharedStrips>,
 }
 
@@ -553,7 +548,7 @@ impl GpuSssp {
             incoming: None,
             ell: None,
             owned: None,
-            shared_strips: knob("WARPGRAPH_SSSP_OWNED_SHARED") != Some(0),
+            shared_strips: true,
             shared_head: SHARED_HEAD,
             ran_shared: false,
             owner_local: None,
@@ -587,17 +582,22 @@ impl GpuSssp {
         Ok(())
     }
 
-    /// Whether `auto` (non-negative weights) runs owner-local near-far: `Some` forces it
-    /// on or off, `None` (the default) runs it where the graph is [`road_like`].
+    /// For tests: whether `auto` (non-negative weights) runs owner-local near-far. `None`
+    /// (the default, and what every search outside the tests gets) runs it where the graph
+    /// is [`road_like`]; `Some` forces it on or off, so that graphs too small to be
+    /// road-like cover its kernels.
+    #[doc(hidden)]
     pub fn set_owner_local(&mut self, owner_local: Option<bool>) {
         self.owner_local = owner_local;
     }
 
-    /// Whether owner-local near-far keeps each block's distances in its shared memory where
-    /// they fit (about 50,000 vertices a block, so graphs of up to 6 to 7 million vertices
-    /// on an H100 or H200) and every distance fits 31 bits with positive integer weights:
-    /// on by default, off with `WARPGRAPH_SSSP_OWNED_SHARED=0`. The result is the same
-    /// either way.
+    /// For tests: whether owner-local near-far may keep each block's distances in its
+    /// shared memory. By default (`true`) it does wherever they fit (about 50,000 vertices
+    /// a block, so graphs of up to 6 to 7 million vertices on an H100 or H200) and every
+    /// distance fits 31 bits with positive integer weights, and keeps them in global memory
+    /// elsewhere; `false` makes a small graph cover the global-memory kernel. The result is
+    /// the same either way.
+    #[doc(hidden)]
     pub fn set_shared_strips(&mut self, on: bool) {
         self.shared_strips = on;
     }
@@ -739,8 +739,7 @@ impl GpuSssp {
                 Method::NearFar(self.width(csr, w, Delta::Fixed(width), AUTO_WIDTH)?)
             }
             Algorithm::Auto if !self.negative => {
-                let forced = knob("WARPGRAPH_SSSP_OWNED").map(|k| k != 0);
-                let owned = match forced.or(self.owner_local) {
+                let owned = match self.owner_local {
                     Some(x) => x,
                     None => *self.road_like.get_or_insert_with(|| road_like(csr)),
                 };
@@ -827,7 +826,7 @@ impl GpuSssp {
                 .zip(bits.par_iter())
                 .for_each(|(d, &b)| *d = A::D::from_bits(b)),
         }
-        if knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0) > 0 {
+        if crate::settings::get().trace > 0 {
             eprintln!(
                 "host: {:.3} ms from the start to the kernels' end (the result's memory \
                  mapped meanwhile), {:.3} ms copying the distances, {:.3} ms taking them apart",
@@ -895,7 +894,7 @@ impl GpuSssp {
                 let mean = cpu::resolve_delta(csr, w, Delta::Mean)?;
                 let n = csr.num_vertices().max(1) as f64;
                 let degree = (csr.targets().len() as f64 / n).max(1.0);
-                let x = auto_width(factor) * mean / (degree * degree);
+                let x = factor * mean / (degree * degree);
                 // As a fixed width: integer distances round it (to at least 1).
                 Delta::Fixed(x.max(f64::MIN_POSITIVE))
             }
@@ -926,7 +925,7 @@ impl GpuSssp {
     /// The near-far kernel from the first `first` vertices of `qa` (as reset left them).
     fn launch_near_far(&mut self, delta: DeviceDelta, packed: bool, first: u32) -> Result<()> {
         let packed = u32::from(packed);
-        let trace = knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0);
+        let trace = crate::settings::get().trace;
         let stream = self.gpu.stream().clone();
         if trace > 0 {
             stream.memset_zeros(&mut self.passes).map_err(gpu_err)?;
@@ -945,11 +944,7 @@ impl GpuSssp {
             DeviceDelta::Int(x) => b.arg(x),
             DeviceDelta::Float(x) => b.arg(x),
         };
-        // The work-list ordered in the spirit of SLF/LLL unless switched off (it paid on
-        // every graph measured: BENCHMARKS.md).
-        let lll = knob("WARPGRAPH_SSSP_LLL").unwrap_or(1).min(1);
         b.arg(&packed)
-            .arg(&lll)
             .arg(&first)
             .arg(&mut self.qa)
             .arg(&mut self.qb)
@@ -1262,7 +1257,7 @@ impl GpuSssp {
             Some(_) => u32::from(symmetric),
             None => u32::from(packed),
         };
-        let level = knob("WARPGRAPH_SSSP_TRACE").unwrap_or(0);
+        let level = crate::settings::get().trace;
         let trace = level > 0;
         let stream = self.gpu.stream().clone();
         if trace {
@@ -1405,21 +1400,10 @@ const AUTO_WIDTH: f64 = 256.0;
 /// 1024 x 1024: 192 against 128, 160, 224 and 256).
 const OWNED_WIDTH: f64 = 192.0;
 
-/// `factor` ([`AUTO_WIDTH`] or [`OWNED_WIDTH`]), or the environment variable
-/// `WARPGRAPH_SSSP_AUTO_WIDTH` (a positive number) in its place: for measuring other
-/// widths.
-fn auto_width(factor: f64) -> f64 {
-    std::env::var("WARPGRAPH_SSSP_AUTO_WIDTH")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-        .filter(|x| x.is_finite() && *x > 0.0)
-        .unwrap_or(factor)
-}
-
 /// Profile slots a block of the owner-local kernels (sssp.cu's PROF_SLOTS).
 const PROF_SLOTS: usize = 12;
 
-/// Passes a near-far timeline records (`WARPGRAPH_SSSP_TRACE=2`).
+/// Passes a near-far timeline records (`WARPGRAPH_TRACE=2`).
 const TIMELINE_CAP: u32 = 1 << 17;
 
 /// Prints a near-far timeline (sssp.cu's near_far): the passes by list length, with their
@@ -1465,11 +1449,6 @@ fn print_timeline(t: &[u64]) {
             );
         }
     }
-}
-
-/// A measurement switch read from the environment (a number), if set.
-fn knob(name: &str) -> Option<u32> {
-    std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
 }
 
 /// The error for a negative cycle the GPU proved: the one `cpu` (the CPU's Bellman-Ford on

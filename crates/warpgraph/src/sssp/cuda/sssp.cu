@@ -345,9 +345,8 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // in their distances), over and over until it is empty; then a scan of all distances
 // collects the next bucket, [hi, hi + delta), jumping over empty ones. With hi infinite
 // (delta 0) it is a Bellman-Ford work-list: every improvement joins the next list, and a
-// list still non-empty after n passes proves a negative cycle (flags). A work-list with
-// `lll` (the default; sssp/cuda/mod.rs) orders itself in the spirit of SLF/LLL for its
-// first min(n, 2^16) passes: each pass first finds the list's mean and least distance,
+// list still non-empty after n passes proves a negative cycle (flags). A work-list
+// orders itself in the spirit of SLF/LLL for its first min(n, 2^16) passes: each pass first finds the list's mean and least distance,
 // expands the vertices at most max(mean, least) and carries the others to the next list
 // unexpanded; a list always holds every vertex lowered and not yet expanded since, so a
 // list still non-empty n passes after the last such pass proves a negative cycle.
@@ -360,7 +359,7 @@ __device__ void scan_bucket(const D* dist, bool packed, u32 n, D lo, D hi, D* gm
 // thread 0 counts and writes them).
 template <typename W, typename D>
 __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp,
-                         u32 n, D delta, u32 packed, u32 lll, u32 len0, u32* qa, u32* qb,
+                         u32 n, D delta, u32 packed, u32 len0, u32* qa, u32* qb,
                          u32* big, u32* bar, D* gmin, u32* flags, u32* stats, u64* timeline,
                          u32 timeline_cap) {
     __shared__ u64 table[TABLE];
@@ -382,7 +381,7 @@ __device__ void near_far(const u64* off, const u32* tgt, const W* wt, D* dist, u
     u32* cur = qa;
     u32 len = len0, pass = 0, advances = 0, expanded = 0;
     // The passes that order the work-list (LLL), and its sums (two, alternating).
-    u32 ordered = worklist && lll ? min(n, 1u << 16) : 0;
+    u32 ordered = worklist ? min(n, 1u << 16) : 0;
     double* sums = (double*)(gmin + 2);
     // Every pass (an expansion, or a scan for the next bucket) appends to counter
     // bar[3 + (pass + 1) % 3], which every block reads after the pass's barrier, and
@@ -1629,9 +1628,9 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(256) sssp_near_far_##SUFFIX(                  \
         const u64* off, const u32* tgt, const W* wt, D* dist, u32* stamp, u32 n, D delta,      \
-        u32 packed, u32 lll, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin,          \
-        u32* flags, u32* stats, u64* timeline, u32 timeline_cap) {                             \
-        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, lll, len0, qa, qb, big,    \
+        u32 packed, u32 len0, u32* qa, u32* qb, u32* big, u32* bar, D* gmin, u32* flags,       \
+        u32* stats, u64* timeline, u32 timeline_cap) {                                         \
+        near_far<W, D>(off, tgt, wt, dist, stamp, n, delta, packed, len0, qa, qb, big,         \
                        bar, gmin, flags, stats, timeline, timeline_cap);                       \
     }                                                                                          \
     extern "C" __global__ void __launch_bounds__(1024, 1) sssp_owned_##SUFFIX(                 \
