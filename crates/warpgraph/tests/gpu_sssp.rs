@@ -355,7 +355,7 @@ fn errors_are_clear() {
     for a in variants() {
         match (search.run(&g, 0, &a), a) {
             (Err(Error::Overflow(_)), _) => {}
-            // Seed 000's delta-stepping numbers its buckets in 32 bits: a narrow width
+            // The CUDA SSSP thesis's delta-stepping numbers its buckets in 32 bits: a narrow width
             // over such weights is refused before it runs.
             (Err(Error::InvalidArgument(m)), Algorithm::DeltaStepping(_)) => {
                 assert!(m.contains("buckets"), "{a}: {m}")

@@ -1,13 +1,13 @@
-//! The ExtractMin study: seed 000's Table 1, the time of one ExtractMin (the least of n
+//! The ExtractMin study: the CUDA SSSP thesis's Table 1, the time of one ExtractMin (the least of n
 //! keys, with its position) for n = 1 .. 10^7.
 //!
 //! **Computes** one [`Row`] per size: the seconds of one ExtractMin by
-//! - the GPU reduction of seed 000's Dijkstra at each block size asked for (128, 256, 512,
+//! - the GPU reduction of the thesis's Dijkstra at each block size asked for (128, 256, 512,
 //!   1024 threads; [`super::cuda::extract_min`]), timed by CUDA events as the mean of
 //!   [`GPU_REPS`] back to back, the keys already on the GPU;
-//! - a serial CPU loop ([`loop_min`]; the seed's "Loop", compiled optimised);
+//! - a serial CPU loop ([`loop_min`]; the thesis's "Loop", compiled optimised);
 //! - a parallel CPU reduction on every core ([`parallel_min`]; how the CPU backend would);
-//! - a binary heap: one pop from a heap of n keys (the seed's "Heap"; the mean of up to
+//! - a binary heap: one pop from a heap of n keys (the thesis's "Heap"; the mean of up to
 //!   1,024 pops, the heap built beforehand).
 //!
 //! **Method**: the keys are uniform random integers below 2^40 from a fixed seed. Each
@@ -59,7 +59,7 @@ pub struct StudyOptions {
 }
 
 impl Default for StudyOptions {
-    /// The seed's table: 1, 10, .., 10^7 keys, every block size, 5 trials.
+    /// The thesis's table: 1, 10, .., 10^7 keys, every block size, 5 trials.
     fn default() -> StudyOptions {
         StudyOptions {
             sizes: (0..8).map(|k| 10usize.pow(k)).collect(),

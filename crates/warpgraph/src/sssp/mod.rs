@@ -10,8 +10,10 @@
 //! [`Error::Overflow`], never a wrong answer), float weights in `f64`.
 //!
 //! # Variants ([`Algorithm`])
-//! The four methods of seed 000 (the CUDA SSSP thesis, see `/work/shared/seeds/README.md`),
-//! on the CPU ([`cpu`]):
+//! The four methods of the CUDA SSSP thesis, on the CPU ([`cpu`]), beside the thesis's
+//! SpMV form ([`Algorithm::SpmvCsr`], [`Algorithm::SpmvEll`]) and the GPU Johnson
+//! article's parallel Dijkstra ([`Algorithm::DijkstraParallel`]); [`cuda`] runs every one
+//! on a GPU, `auto` there by near-far buckets:
 //! - [`Algorithm::Dijkstra`]: label-setting with a binary heap, serial; the Boost Graph
 //!   Library baseline. Non-negative weights.
 //! - [`Algorithm::BellmanFord`]: label-correcting rounds over the vertices that changed,
@@ -147,15 +149,16 @@ impl SsspResult {
 
 /// The bucket width of delta-stepping.
 ///
-/// Seed 000 names three rules: the median edge weight, the mean edge weight, and the
-/// largest weight over the largest out-degree. For integer weights the width is rounded
-/// down to an integer, and is at least 1.
+/// The CUDA SSSP thesis names three rules: the median edge weight, the mean edge weight,
+/// and the largest weight over the largest out-degree. For integer weights the width is
+/// rounded down to an integer, and is at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Delta {
     /// A width chosen from the graph and the thread count `t`: `4 t w / d^2` for the mean
     /// weight `w` (of 4096 sampled arcs) and mean out-degree `d`. Fitted to sweeps on
     /// Kronecker graphs (best near 1 for weights 1..255) and road-like grids (best near the
-    /// largest weight and beyond); the table is in the docs of `cpu::delta_stepping`.
+    /// largest weight and beyond); see `cpu::delta_stepping`. On a GPU the factor is the
+    /// GPU's own (see `cuda`).
     #[default]
     Auto,
     /// This width (finite, positive).
@@ -220,13 +223,13 @@ pub enum Algorithm {
     BellmanFordQueue,
     /// Parallel delta-stepping with the given bucket width. Non-negative weights.
     DeltaStepping(Delta),
-    /// Seed 002's parallel Dijkstra (Crauser et al.): every vertex within the smallest
+    /// The GPU Johnson article's parallel Dijkstra (Crauser et al.): every vertex within the smallest
     /// arc weight of the least tentative distance is settled at once. On the CPU it runs
     /// as delta-stepping with that bucket width, which is the same rule. Non-negative
     /// weights.
     DijkstraParallel,
     /// Bellman-Ford as (min, +) sparse matrix-vector products over the incoming arcs in
-    /// CSR (seed 000). Any weights.
+    /// CSR (the CUDA SSSP thesis). Any weights.
     SpmvCsr,
     /// The same products over the ELL layout (rows padded to the longest, column-major);
     /// refused where the padding would explode (skewed degrees). Any weights.

@@ -5,12 +5,13 @@
 //! any weights, or the negative cycle that makes them undefined.
 //! [`bellman_ford_potentials`]: distances from a virtual source joined to every vertex by a
 //! 0-weight arc (Johnson, "Efficient algorithms for shortest paths in sparse networks",
-//! JACM 24, 1977; seed 002), so that `w(u, v) + h(u) - h(v) >= 0` on every arc, or a
+//! JACM 24, 1977, as the GPU Johnson article uses it), so that `w(u, v) + h(u) - h(v) >= 0` on every arc, or a
 //! negative cycle anywhere in the graph.
 //!
 //! # Method
-//! Bellman (1958), Ford (1956); seed 000's Algorithm 2 ("relax every edge, n - 1 rounds,
-//! stop early when nothing changed") and seed 002's vertex-parallel form. Each round
+//! Bellman (1958), Ford (1956); the CUDA SSSP thesis's Algorithm 2 ("relax every edge,
+//! n - 1 rounds, stop early when nothing changed") and the GPU Johnson article's
+//! vertex-parallel form. Each round
 //! relaxes the out-arcs of the vertices whose distance changed in the previous round (the
 //! *frontier*; round 1 has the source, or every vertex for the potentials), which does the
 //! same work as relaxing every arc minus arcs whose tail did not change.

@@ -6,13 +6,13 @@
 //! ([`Error::NegativeCycle`](crate::Error::NegativeCycle), with the cycle).
 //!
 //! # Method
-//! The label-correcting work-list method (Moore 1959; "Bellman-Ford with a queue", seed
-//! 000's circular-queue variant): only vertices whose distance changed are scanned again.
-//! The work-list is a deque with an in-queue flag per vertex, so a vertex is queued at most
-//! once at a time, and two ordering heuristics from the shortest-path literature that seed
-//! 000 cites (Bertsekas, "A simple and fast label correcting algorithm for shortest paths",
-//! Networks 23, 1993; Bertsekas, Guerriero and Musmanno, "Parallel asynchronous
-//! label-correcting methods for shortest paths", JOTA 88, 1996):
+//! The label-correcting work-list method (Moore 1959; "Bellman-Ford with a queue", the CUDA
+//! SSSP thesis's circular-queue variant): only vertices whose distance changed are scanned
+//! again. The work-list is a deque with an in-queue flag per vertex, so a vertex is queued
+//! at most once at a time, and two ordering heuristics from the shortest-path literature
+//! that the thesis cites (Bertsekas, "A simple and fast label correcting algorithm for
+//! shortest paths", Networks 23, 1993; Bertsekas, Guerriero and Musmanno, "Parallel
+//! asynchronous label-correcting methods for shortest paths", JOTA 88, 1996):
 //! - **SLF** (small label first): a vertex entering the queue goes to the front when its
 //!   label is smaller than the front's, else to the back;
 //! - **LLL** (large label last): before taking the front, fronts whose label exceeds the

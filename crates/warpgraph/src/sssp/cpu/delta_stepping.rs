@@ -6,7 +6,7 @@
 //!
 //! # Method
 //! U. Meyer and P. Sanders, "Delta-stepping: a parallelizable shortest path algorithm",
-//! J. Algorithms 49 (2003); seed 000's Algorithm 3. The loop structure and its
+//! J. Algorithms 49 (2003); the CUDA SSSP thesis's Algorithm 3. The loop structure and its
 //! optimisations follow GAPBS `sssp.cc` (Beamer, Asanović and Patterson, "The GAP
 //! benchmark suite", arXiv:1508.03619), the reference for speed.
 //!
@@ -23,10 +23,9 @@
 //! *Light and heavy arcs.* Meyer and Sanders relax the heavy arcs of a bucket's vertices
 //! once, after the bucket has settled. As in GAPBS, this implementation relaxes all arcs
 //! of a vertex whenever it is taken, which is the same thing unless a vertex is improved
-//! again within its bucket. The two-phase form was built and measured first: it scans
-//! every row twice (once for the light arcs, once for the heavy ones) and ran 1.2 to 1.4
-//! times slower on Kronecker graphs (where, at delta 1 or 2, a vertex is almost never taken
-//! twice in one bucket) and no faster on road-like grids, so it was dropped.
+//! again within its bucket, and it reads every row once rather than twice (light arcs,
+//! then heavy ones): on Kronecker graphs at delta 1 or 2 a vertex is almost never taken
+//! twice in one bucket, so the second reading would be pure cost.
 //!
 //! **Threads and bins** (GAPBS's scheme). The run uses `t` threads (rayon's thread count,
 //! fewer for graphs under 2^14 arcs per thread): the caller and `t - 1` scoped threads, each
@@ -43,7 +42,7 @@
 //! beyond the ring, so any weights and delta use bounded memory. While walking a frontier,
 //! the offsets and cell of the vertex 16 places ahead and the row of the one 8 places ahead
 //! are prefetched: rows start at random places, and this hides the three dependent cache
-//! misses before a vertex's arcs (measured 1.2 times faster on Kronecker graphs).
+//! misses before a vertex's arcs.
 //!
 //! **Distance cells.** Integer distances below 2^32 - 1 are kept with their parent in one
 //! `AtomicU64`, `distance << 32 | parent`, lowered by compare-and-swap: the lexicographic
@@ -54,20 +53,12 @@
 //! parents afterwards ([`super::parents`]), as do runs where a 0-weight arc set a parent
 //! (tight arcs may then form cycles).
 //!
-//! **Delta** ([`Delta`]): a fixed width; seed 000's three rules (median weight, mean
+//! **Delta** ([`Delta`]): a fixed width; the CUDA SSSP thesis's three rules (median weight, mean
 //! weight, largest weight over largest out-degree); or `Auto`,
 //! `4 t w / d^2` for `t` threads, mean weight `w` (of 4096 sampled arcs) and mean degree
-//! `d = m / n`, rounded down and at least 1 for integer weights. It is a fit to sweeps on
-//! an Intel Xeon, weights 1..255 (times in seconds, median of random sources, `t` = 2 /
-//! 16; the chosen delta in brackets):
-//!
-//! | graph | d | best fixed delta: time | Auto (delta) time |
-//! |---|---|---|---|
-//! | Kronecker scale 20 | 30 | 1: 0.142 / 1: 0.041 | (1) 0.143 / (9) 0.047 |
-//! | grid 1024 x 1024 | 4 | 256: 0.049 / 1024: 0.014 | (64) 0.051 / (512) 0.016 |
-//! | uniform 2^20, degree 32 | 32 | 4: 0.221 / 4: 0.048 | (1) 0.231 / (8) 0.051 |
-//!
-//! Kronecker graphs want delta near 1 (GAPBS reports its best figures there too); road-like
+//! `d = m / n`, rounded down and at least 1 for integer weights: a rule fitted to sweeps
+//! of fixed widths on Kronecker graphs, road-like grids and uniform random graphs with
+//! weights 1..255, where it lands near the best fixed width of each. Kronecker graphs want delta near 1 (GAPBS reports its best figures there too); road-like
 //! grids, with thousands of hops to cross and few arcs per vertex, want many fewer buckets.
 //!
 //! A negative weight met during the run is refused ([`Error::NegativeWeight`] naming the
@@ -75,9 +66,9 @@
 //!
 //! # Parallelism
 //! Scoped threads (SPMD, as GAPBS's OpenMP region) with per-thread bins and barriers as
-//! above, rather than a rayon loop per step: a Kronecker graph takes about 450 steps, and
-//! the per-step cost of rayon's fork-join and locked bins made the run 1.4 times slower on 2
-//! threads. Distances are lowered by compare-and-swap on `AtomicU64` cells; the output
+//! above, rather than a rayon loop per step: a Kronecker graph takes hundreds of steps,
+//! and a fork-join and locked bins at every step cost more than barriers between threads
+//! that keep running. Distances are lowered by compare-and-swap on `AtomicU64` cells; the output
 //! arrays and the parent derivation run in parallel with rayon.
 
 use std::cell::UnsafeCell;

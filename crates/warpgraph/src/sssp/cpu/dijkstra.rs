@@ -7,8 +7,8 @@
 //! # Method
 //! E. W. Dijkstra, "A note on two problems in connexion with graphs", Numerische
 //! Mathematik 1 (1959); the heap form as in the Boost Graph Library's
-//! `dijkstra_shortest_paths` and GAPBS's verifier (seed 000 times its CUDA variants against
-//! BGL). A `std::collections::BinaryHeap` of `(distance, vertex)` pairs, packed into one
+//! `dijkstra_shortest_paths` and GAPBS's verifier (the CUDA SSSP thesis times its CUDA variants
+//! against BGL). A `std::collections::BinaryHeap` of `(distance, vertex)` pairs, packed into one
 //! `u128` (an order-preserving key of the distance, then the vertex), with *lazy
 //! deletion*: an improved vertex is pushed again, and a popped pair whose distance is no
 //! longer the vertex's is skipped. Each vertex is settled once, in order of distance, and

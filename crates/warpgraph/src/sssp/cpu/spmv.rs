@@ -1,5 +1,5 @@
-//! Bellman-Ford as repeated (min, +) sparse matrix-vector products (seed 000's SpMV
-//! variants), in CSR and in ELL.
+//! Bellman-Ford as repeated (min, +) sparse matrix-vector products (the CUDA SSSP
+//! thesis's SpMV variants), in CSR and in ELL.
 //!
 //! # What it computes
 //! Shortest-path distances and a tree from one source, for any weights, or the negative
@@ -13,7 +13,7 @@
 //! a negative cycle, which [`super::bellman_ford`] then names.
 //! - **CSR**: rows are the incoming arcs of each vertex, as stored.
 //! - **ELL**: every row padded to the longest one and stored column by column (entry k of
-//!   every row, then entry k + 1, ...), the GPU-friendly layout of seed 000. Its size is
+//!   every row, then entry k + 1, ...), the GPU-friendly layout of the CUDA SSSP thesis. Its size is
 //!   n times the longest row: [`ell_plan`] computes it first and refuses a layout that
 //!   would take more than four times the CSR's arcs (skewed graphs: a Kronecker graph's
 //!   longest row is thousands of times its mean).

@@ -1,5 +1,5 @@
-//! Seed 000's ExtractMin on the GPU, alone: the least of n keys and its position by a
-//! parallel reduction (`extract_min_pass` in `sssp.cu`, the same block reduction as the
+//! The CUDA SSSP thesis's ExtractMin on the GPU, alone: the least of n keys and its position by a
+//! parallel reduction (`extract_min_pass` in `dijkstra.cu`, the same block reduction as the
 //! GPU `dijkstra`'s), for the ExtractMin study ([`crate::sssp::extract_min`]).
 //!
 //! **Method**: passes of one kernel; each block of T threads reduces 2T entries to one,

@@ -1,0 +1,110 @@
+// Many single-source searches at once, a block per source, for Johnson's all-pairs
+// shortest paths: apsp/cuda/johnson.rs loads these kernels from the SSSP modules.
+
+// Many sources at once, for Johnson's all-pairs searches (apsp/cuda): block b searches
+// from source first + b over non-negative weights, label-correcting: its frontier's
+// vertices (a warp each, lanes over the arcs) lower distances by atomic minimum, and every
+// vertex lowered joins the next frontier once (a stamp per round), until a frontier is
+// empty. Block b's distances are row b of dist_all (n each), its two lists and stamps its
+// own slices of lists (2n) and stamps (n).
+template <typename W, typename D>
+__device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, u32 first,
+                      D* dist_all, u32* lists, u32* stamps, u32* flags) {
+    __shared__ u32 next_len;
+    u32 s = first + blockIdx.x;
+    D* dist = dist_all + (u64)blockIdx.x * n;
+    u32* cur = lists + (u64)blockIdx.x * 2 * n;
+    u32* nxt = cur + n;
+    u32* stamp = stamps + (u64)blockIdx.x * n;
+    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (u32 v = threadIdx.x; v < n; v += blockDim.x) {
+        dist[v] = v == s ? Dist<D>::zero() : Dist<D>::inf();
+        stamp[v] = 0;
+    }
+    if (threadIdx.x == 0) cur[0] = s;
+    u32 len = 1;
+    for (u32 round = 1; len > 0; round++) {
+        if (threadIdx.x == 0) next_len = 0;
+        __syncthreads();
+        for (u32 i = warp; i < len; i += warps) {
+            u32 u = cur[i];
+            D du = Dist<D>::load(dist + u);
+            for (u64 e = off[u] + lane; e < off[u + 1]; e += 32) {
+                u32 v = tgt[e];
+                D nd;
+                if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
+                else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd) &&
+                         atomicExch(stamp + v, round) != round)
+                    nxt[atomicAdd(&next_len, 1)] = v;
+            }
+        }
+        __syncthreads();
+        len = next_len;
+        u32* t = cur;
+        cur = nxt;
+        nxt = t;
+        __syncthreads();  // next_len is read before it is cleared
+    }
+}
+
+// Johnson's searches when a whole row fits in shared memory: block b searches from source
+// first + b over non-negative 32-bit weights whose every path sum stays below 2^32 - 1
+// (the host checks), label-correcting as `batch` does, but with its n distances and two
+// frontier bitmaps in shared memory (4n + 8 ceil(n / 32) bytes, dynamic), where the
+// atomic minima are cheap. Each round a thread takes frontier words and relaxes the arcs of
+// their vertices; a lowered vertex's bit is set in the next frontier. The final row goes
+// to row b of out (0xffffffff: unreachable).
+extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt, const u32* wt,
+                                                 u32 n, u32 first, u32* out) {
+    extern __shared__ u32 smem[];
+    __shared__ u32 more[2];
+    u32 words = (n + 31) / 32;
+    u32* dist = smem;
+    u32* cur = smem + n;
+    u32* nxt = cur + words;
+    u32 s = first + blockIdx.x;
+    for (u32 v = threadIdx.x; v < n; v += blockDim.x) dist[v] = v == s ? 0 : 0xffffffffu;
+    for (u32 w = threadIdx.x; w < words; w += blockDim.x) {
+        cur[w] = w == s / 32 ? 1u << (s % 32) : 0;
+        nxt[w] = 0;
+    }
+    if (threadIdx.x == 0) more[0] = 0;
+    __syncthreads();
+    for (u32 r = 0;; r++) {
+        // Invariant: cur holds the frontier, nxt is clear, more[r & 1] is 0.
+        if (threadIdx.x == 0) more[(r + 1) & 1] = 0;
+        for (u32 w = threadIdx.x; w < words; w += blockDim.x) {
+            u32 bits = cur[w];
+            while (bits) {
+                u32 u = w * 32 + __ffs(bits) - 1;
+                bits &= bits - 1;
+                u32 du = dist[u];
+                for (u64 e = off[u]; e < off[u + 1]; e++) {
+                    u32 v = tgt[e], nd = du + wt[e];
+                    if (nd < dist[v] && nd < atomicMin(dist + v, nd)) {
+                        atomicOr(nxt + v / 32, 1u << (v % 32));
+                        more[r & 1] = 1;
+                    }
+                }
+            }
+        }
+        __syncthreads();
+        bool again = more[r & 1] != 0;
+        for (u32 w = threadIdx.x; w < words; w += blockDim.x) cur[w] = 0;
+        u32* t = cur;
+        cur = nxt;
+        nxt = t;
+        __syncthreads();
+        if (!again) break;
+    }
+    u32* row = out + (u64)blockIdx.x * n;
+    for (u32 v = threadIdx.x; v < n; v += blockDim.x) row[v] = dist[v];
+}
+
+#define BATCH_KERNELS(SUFFIX, W, D)                                                            \
+    extern "C" __global__ void sssp_batch_##SUFFIX(const u64* off, const u32* tgt,             \
+                                                   const W* wt, u32 n, u32 first, D* dist_all, \
+                                                   u32* lists, u32* stamps, u32* flags) {      \
+        batch<W, D>(off, tgt, wt, n, first, dist_all, lists, stamps, flags);                   \
+    }
+SSSP_INSTANTIATE(BATCH_KERNELS)
