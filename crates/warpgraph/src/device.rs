@@ -133,6 +133,26 @@ impl FromStr for Device {
     }
 }
 
+/// How long one search took.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RunTimes {
+    /// The whole search, result on the host (on a GPU: kernels, the host's decisions
+    /// between levels and the copy back; not the one-time upload).
+    pub seconds: f64,
+    /// On a GPU, the kernels alone, by CUDA events.
+    pub kernel_seconds: Option<f64>,
+}
+
+impl From<cuda::GpuTimes> for RunTimes {
+    /// A GPU's times: the whole call, and its kernels.
+    fn from(t: cuda::GpuTimes) -> RunTimes {
+        RunTimes {
+            seconds: t.total_seconds,
+            kernel_seconds: Some(t.kernel_seconds),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,25 +194,5 @@ mod tests {
         // No machine has a GPU numbered this high.
         let e = Device::Cuda(999).resolve("BFS", true).unwrap_err();
         assert!(matches!(e, Error::NoGpu(_)), "{e}");
-    }
-}
-
-/// How long one search took.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct RunTimes {
-    /// The whole search, result on the host (on a GPU: kernels, the host's decisions
-    /// between levels and the copy back; not the one-time upload).
-    pub seconds: f64,
-    /// On a GPU, the kernels alone, by CUDA events.
-    pub kernel_seconds: Option<f64>,
-}
-
-impl From<cuda::GpuTimes> for RunTimes {
-    /// A GPU's times: the whole call, and its kernels.
-    fn from(t: cuda::GpuTimes) -> RunTimes {
-        RunTimes {
-            seconds: t.total_seconds,
-            kernel_seconds: Some(t.kernel_seconds),
-        }
     }
 }

@@ -152,9 +152,9 @@ impl Gpu {
     /// Queues a copy of `data` into the start of `buf` through the page-locked `staging`
     /// (at least as long), and returns at once. A copy straight from pageable memory
     /// would first wait for all the work queued before it (the driver syncs the stream),
-    /// holding the host back from queuing what follows: a team's rank whose search was
-    /// queued behind the start's all-reduce then launched its first level only once the
-    /// other ranks had come, and the team waited for it at the first collective.
+    /// holding the host back from queuing what follows: a team's rank whose search is
+    /// queued behind the start's all-reduce would launch its first level only once the
+    /// other ranks had come, and the team would wait for it at the first collective.
     ///
     /// `staging` must not be written again (by this or anything else) until the stream
     /// has been waited for.

@@ -1,4 +1,4 @@
-// Device code shared by every kernel file: compiled in front of each one (cuda/mod.rs).
+// Device code shared by every kernel file: compiled in front of each one (cuda/compile.rs).
 
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -70,7 +70,7 @@ __device__ void sync_first(u32* word, u32 members) {
 // Grid-wide barrier on one word (every block resident; see sync_first).
 __device__ void grid_sync_flat(u32* word) { sync_first(word, gridDim.x); }
 
-// A mailbox (cuda/mod.rs's Mailbox: a few words of host memory mapped for the GPU), which
+// A mailbox (cuda/mailbox.rs: a few words of host memory mapped for the GPU), which
 // one thread fills: each value i into word 1 + i (post_value), then `post` fences them
 // system-wide and writes the sequence number into word 0, which the host spins on.
 __device__ __forceinline__ void post_value(u64* box, u32 i, u64 v) {

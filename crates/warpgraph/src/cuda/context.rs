@@ -171,6 +171,10 @@ impl Gpu {
 
     /// The compiled module of `kernels`: compiled by NVRTC for this GPU's architecture on
     /// first use, then cached for the life of the process.
+    ///
+    /// # Errors
+    /// As [`compile`](super::compile) (NVRTC's log where the file does not compile);
+    /// [`Error::Driver`] when the driver refuses the compiled module.
     pub fn module(&self, kernels: &KernelSource) -> Result<Arc<CudaModule>> {
         let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(m) = modules.get(kernels.name) {

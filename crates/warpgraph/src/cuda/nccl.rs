@@ -6,7 +6,8 @@
 //! with `blocking = 0`), polls `ncclCommGetAsyncError`, and aborts once the team's
 //! patience ([`Watch`]) runs out. When every rank has joined, it splits a blocking
 //! communicator off that one for the exchanges: in non-blocking mode NCCL 2.28 hands every
-//! group (every exchange) to a new host thread, a cost a BFS level cannot carry.
+//! group (every exchange) to a new host thread, a cost that an exchange per level of a
+//! level-synchronous search cannot carry.
 //!
 //! While the GPU runs an exchange, the host waits through [`Comm::watch`], which fails
 //! (and aborts the communicator, whose kernels then end) when NCCL reports an error of its

@@ -441,7 +441,7 @@ extern "C" __global__ void mbfs_pack(u32* next, u32* cand, u32 seg, u32 world, u
 // the last mbfs_absorb left them in ahead[2]), unless it holds fewer vertices than this
 // level's frontier (`frontier_vertices`, or ahead[3]: the switch is taken only from a
 // frontier that is not shrinking); and it can find a vertex (`spent` in
-// rank.rs, `undirected` as the graph). Such a queued level's kernels (`gated`)
+// rank/mod.rs, `undirected` as the graph). Such a queued level's kernels (`gated`)
 // do nothing unless its flag is set; the host, which finds the same from the counts,
 // queues the right level after one that did nothing.
 //
@@ -532,7 +532,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
         u64 before = frontier_arcs == ~0ull ? ahead[2] : frontier_arcs;
         u64 left = unexplored > before ? unexplored - before : 0;
         u64 now = frontier_vertices == ~0ull ? ahead[3] : frontier_vertices;
-        // Not short either if it can find nothing (`spent` in rank.rs: the host ends the
+        // Not short either if it can find nothing (`spent` in rank/mod.rs: the host ends the
         // search there).
         bool next = counts[0] > 0 && counts[1] > (undirected ? counts[0] : 0) &&
                     counts[2] == 0 && counts[1] <= next_cap &&
@@ -577,7 +577,7 @@ extern "C" __global__ void mbfs_absorb(const u32* lists, u32 stride_words, u32 c
 // `alpha` (not 0: the direction switch), at most `unexplored` (the arcs not yet
 // expanded, this level's frontier's included) over alpha or fewer vertices than this
 // level's (`nf0` at the first); and it can find a vertex
-// (`spent` in rank.rs: some arc, and with `undirected` more arcs than vertices). The counters
+// (`spent` in rank/mod.rs: some arc, and with `undirected` more arcs than vertices). The counters
 // rotate over three sets (`run`), one zeroed a level ahead, so one barrier a level
 // suffices (as in bfs.cu's listed_levels). A level is a chain of about seven round trips
 // to memory (piece, row offsets, target, claim, slots, the barrier's release and acquire;
@@ -911,7 +911,7 @@ extern "C" __global__ void mbfs_bottom_up(const u64* roff, const u32* rtgt, u32 
 
 // A rank's own counts of a level split by owner (STATS values) to its host's mailbox,
 // before the exchange: where every rank lives in one process, the hosts sum them and
-// decide on the next level while the bitmap crosses (rank.rs); then the counters are
+// decide on the next level while the bitmap crosses (rank/search.rs); then the counters are
 // cleared for the next level (mbfs_visit, which may come only with it, finds them so).
 // One thread.
 extern "C" __global__ void mbfs_post(u64* box, u64 seq, COUNTERS) {
