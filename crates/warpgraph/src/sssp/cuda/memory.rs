@@ -10,7 +10,7 @@ use crate::sssp::Algorithm;
 
 /// Device bytes a search of `g` needs: the CSR with its weights, two distance vectors,
 /// stamps, parents, three lists of n vertices, the counters and Dijkstra's block minima
-/// (12 bytes for each of up to 1,024 blocks). What [`GpuSssp::new`] checks against the free
+/// (12 bytes for each of up to 1,024 blocks). What [`GpuSssp::new`](super::GpuSssp::new) checks against the free
 /// memory before it allocates; the SpMV variants and delta-stepping add to it
 /// ([`bytes_needed_for`]).
 ///
@@ -34,7 +34,7 @@ pub fn bytes_needed(g: &Graph) -> u64 {
 /// allocates them.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] where `spmv-ell` refuses the graph (its padding explodes).
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) where `spmv-ell` refuses the graph (its padding explodes).
 pub fn bytes_needed_for(g: &Graph, algorithm: &Algorithm) -> Result<u64> {
     let extra = match algorithm {
         Algorithm::DeltaStepping(_) => requests_bytes(g.num_vertices() as u64),

@@ -159,7 +159,7 @@ impl GpuSssp {
     }
 
     /// Sets the threads per block of `dijkstra`'s ExtractMin reduction: one of
-    /// [`EXTRACT_MIN_THREADS`] (default 512, the CUDA SSSP thesis's best).
+    /// [`EXTRACT_MIN_THREADS`](super::dijkstra::EXTRACT_MIN_THREADS) (default 512, the CUDA SSSP thesis's best).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for another number.

@@ -10,7 +10,7 @@ use super::cell::{Cell, T};
 
 /// An instruction set the Floyd-Warshall tile kernels are compiled for: a run uses the
 /// best one the processor has ([`Isa::best`]), or a lower one given to
-/// [`floyd_warshall_with_isa`] (every choice computes the same result; the choice exists
+/// [`floyd_warshall_with_isa`](super::floyd_warshall_with_isa) (every choice computes the same result; the choice exists
 /// so that each compilation can be run and compared on one machine).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Isa {

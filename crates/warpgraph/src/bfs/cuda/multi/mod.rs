@@ -156,9 +156,9 @@ use team::{every_tree, team_searches, Tuning};
 /// kept until the end: for many searches of a big graph, [`bfs_team_visit`] reuses one.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a source out of range or bad switch values;
-/// [`Error::OutOfMemory`] when a GPU cannot hold its part (on every rank, so none is left
-/// waiting); [`Error::Nccl`] when NCCL is missing or fails; [`Error::Gpu`] for a driver
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a source out of range or bad switch values;
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) when a GPU cannot hold its part (on every rank, so none is left
+/// waiting); [`Error::Nccl`](crate::Error::Nccl) when NCCL is missing or fails; [`Error::Gpu`](crate::Error::Gpu) for a driver
 /// error.
 pub fn bfs_team(
     spec: &TeamSpec,

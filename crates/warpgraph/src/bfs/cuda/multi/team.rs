@@ -41,7 +41,7 @@ pub struct TeamRuns {
     pub setup_seconds: f64,
 }
 
-/// One search of a team, as [`bfs_team_visit`] hands it over once every rank is done.
+/// One search of a team, as [`bfs_team_visit`](super::bfs_team_visit) hands it over once every rank is done.
 #[derive(Debug, Clone, Copy)]
 pub struct TeamSearch<'a> {
     /// Which of the searches (an index into them).
@@ -60,7 +60,7 @@ pub struct TeamSearch<'a> {
     /// every GPU has the memory for the whole graph's out-arcs beside its part; a team of
     /// one always works alone, and says no.
     pub solo: bool,
-    /// Whether the team exchanged its bitmaps in NCCL's symmetric memory ([`SYMMETRIC`]):
+    /// Whether the team exchanged its bitmaps in NCCL's symmetric memory ([`SYMMETRIC`](super::tuning::SYMMETRIC)):
     /// a team of several GPUs over NCCL 2.27 or later does, where the check of its first
     /// all-gather there passed.
     pub symmetric: bool,
@@ -144,7 +144,7 @@ impl Tuning {
 /// The caller's `visit`, as the first rank of the process holds it.
 type Visit<'v> = &'v mut (dyn FnMut(&TeamSearch<'_>) -> Result<()> + Send);
 
-/// The searches of [`bfs_team_visit`], their ways bounded by each of `tunings` in turn
+/// The searches of [`bfs_team_visit`](super::bfs_team_visit), their ways bounded by each of `tunings` in turn
 /// (at least one; all of one `setup`), all on one setup of the team: `visit` sees search
 /// `i` of tuning `t` as index `t * searches.len() + i`.
 pub(super) fn team_searches(
