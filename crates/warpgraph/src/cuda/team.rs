@@ -94,11 +94,12 @@ impl TeamSpec {
     /// way.
     ///
     /// # Errors
-    /// [`Error::Nccl`] for a variable that is not a number, a team that does not hold
-    /// this process's ranks, or a missing id file variable.
+    /// [`Error::InvalidArgument`] for a variable that cannot be parsed
+    /// ([`crate::settings::Settings::check`]); [`Error::Nccl`] for a team that does not
+    /// hold this process's ranks, or a missing id file variable.
     pub fn from_env(count: usize) -> Result<TeamSpec> {
         let settings = crate::settings::get();
-        settings.check().map_err(|e| Error::Nccl(format!("{e}")))?;
+        settings.check()?;
         let nccl = &settings.nccl;
         let patience = nccl.timeout.unwrap_or(DEFAULT_PATIENCE);
         let Some(world) = nccl.world else {
