@@ -1,11 +1,10 @@
-//! The kernel cache: the PTX NVRTC made of a kernel file, kept on disk so that the next
-//! process loads it instead of compiling again (NVRTC takes seconds for `bfs.cu`, every
-//! process). The driver keeps its own cache of the machine code it makes of the PTX
-//! (`~/.nv/ComputeCache`), so a process that finds both starts its kernels in milliseconds.
+//! The kernel cache: the CUBIN (machine code) NVRTC made of a kernel file, kept on disk so
+//! that the next process loads it instead of compiling again (NVRTC takes seconds for
+//! `bfs.cu`, every process); a process that finds it starts its kernels in milliseconds.
 //!
 //! Where: `$WARPGRAPH_KERNEL_CACHE` (`off` for none), else `$XDG_CACHE_HOME/warpgraph/
 //! kernels`, else `~/.cache/warpgraph/kernels`. A file's name holds a hash of everything
-//! the PTX depends on (the source with `common.cuh`, NVRTC's options and version,
+//! the CUBIN depends on (the source with `common.cuh`, NVRTC's options and version,
 //! warpgraph's version), so a changed kernel or compiler never meets an old file. The
 //! cache only saves time: a file that cannot be read, written or loaded is compiled anew.
 
@@ -18,23 +17,23 @@ pub(super) fn dir() -> Option<PathBuf> {
     Some(dir)
 }
 
-/// The file for the PTX of kernel file `name` made from `parts` (everything it depends
+/// The file for the CUBIN of kernel file `name` made from `parts` (everything it depends
 /// on) in `dir`.
 pub(super) fn path(dir: &Path, name: &str, parts: &[&[u8]]) -> PathBuf {
-    dir.join(format!("{name}-{:016x}.ptx", fnv1a(parts)))
+    dir.join(format!("{name}-{:016x}.cubin", fnv1a(parts)))
 }
 
-/// The PTX kept at `path`, if any (a file without a kernel entry is not taken).
-pub(super) fn load(path: &Path) -> Option<String> {
-    let ptx = std::fs::read_to_string(path).ok()?;
-    ptx.contains(".entry").then_some(ptx)
+/// The CUBIN kept at `path`, if any (a file that is not an ELF image is not taken).
+pub(super) fn load(path: &Path) -> Option<Vec<u8>> {
+    let cubin = std::fs::read(path).ok()?;
+    cubin.starts_with(b"\x7fELF").then_some(cubin)
 }
 
-/// Keeps `ptx` at `path`, written whole under another name first, then renamed: a
+/// Keeps `cubin` at `path`, written whole under another name first, then renamed: a
 /// process reading it at the same time sees the old file or the new one, never a part.
-pub(super) fn store(path: &Path, ptx: &str) {
+pub(super) fn store(path: &Path, cubin: &[u8]) {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, ptx).is_err() || std::fs::rename(&tmp, path).is_err() {
+    if std::fs::write(&tmp, cubin).is_err() || std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
@@ -46,7 +45,7 @@ pub(super) fn forget(path: &Path) {
 
 /// 64-bit FNV-1a of the parts, each followed by its length (so that no two different
 /// lists of parts run together into the same bytes).
-fn fnv1a(parts: &[&[u8]]) -> u64 {
+pub(super) fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |b: u8| {
         h ^= u64::from(b);
@@ -75,10 +74,10 @@ mod tests {
         assert_ne!(a, path(&dir, "bfs", &[b"sr", b"csm_90"]));
         assert_eq!(a, path(&dir, "bfs", &[b"src", b"sm_90"]));
         assert_eq!(load(&a), None);
-        store(&a, ".visible .entry k()\n{ ret; }\n");
-        assert_eq!(load(&a).as_deref(), Some(".visible .entry k()\n{ ret; }\n"));
-        // Not PTX of a kernel: not taken.
-        store(&a, "garbage");
+        store(&a, b"\x7fELF\x02\x01 code");
+        assert_eq!(load(&a).as_deref(), Some(&b"\x7fELF\x02\x01 code"[..]));
+        // Not an ELF image: not taken.
+        store(&a, b"garbage");
         assert_eq!(load(&a), None);
         forget(&a);
         assert!(!a.exists());

@@ -9,9 +9,9 @@ use cudarc::driver::{sys, CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
 use serde::Serialize;
 
-use super::cache;
 use super::compile::{cache_file, compile, KernelSource};
 use super::driver::{count_gpus, driver_err, gpu_err};
+use super::{cache, prebuilt};
 use crate::error::{fmt_bytes, Error, Result};
 
 /// A GPU as [`probe`](super::probe) describes it.
@@ -169,8 +169,9 @@ impl Gpu {
         Ok(self.ctx.attribute(attr).map_err(gpu_err)? as u64)
     }
 
-    /// The compiled module of `kernels`: compiled by NVRTC for this GPU's architecture on
-    /// first use, then cached for the life of the process.
+    /// The compiled module of `kernels`, loaded on first use, then kept for the life of the
+    /// process: the CUBIN the crate carries for this GPU's architecture, else the kernel
+    /// cache's, else one NVRTC compiles now (and the cache keeps).
     ///
     /// # Errors
     /// As [`compile`](super::compile) (NVRTC's log where the file does not compile);
@@ -181,25 +182,34 @@ impl Gpu {
             return Ok(m.clone());
         }
         let cc = self.info.compute_capability;
-        let kept = cache_file(kernels, cc);
-        let from_cache = kept
-            .as_deref()
-            .and_then(cache::load)
-            .and_then(|ptx| self.ctx.load_module(Ptx::from_src(ptx)).ok());
-        let module = match from_cache {
+        let load = |cubin: Vec<u8>| self.ctx.load_module(Ptx::from_binary(cubin));
+        let carried = prebuilt::find(kernels, cc).and_then(|c| load(c.to_vec()).ok());
+        let module = match carried {
             Some(m) => m,
-            None => {
-                let ptx = compile(kernels, cc)?;
-                if let Some(path) = &kept {
-                    // (A file the driver refused is replaced here.)
-                    cache::forget(path);
-                    cache::store(path, &ptx.to_src());
-                }
-                self.ctx.load_module(ptx).map_err(gpu_err)?
-            }
+            None => self.module_compiled(kernels, cc)?,
         };
         modules.insert(kernels.name, module.clone());
         Ok(module)
+    }
+
+    /// The module of `kernels` from the kernel cache, or compiled by NVRTC now.
+    fn module_compiled(&self, kernels: &KernelSource, cc: (i32, i32)) -> Result<Arc<CudaModule>> {
+        let load = |cubin: Vec<u8>| self.ctx.load_module(Ptx::from_binary(cubin));
+        let kept = cache_file(kernels, cc);
+        if let Some(m) = kept
+            .as_deref()
+            .and_then(cache::load)
+            .and_then(|c| load(c).ok())
+        {
+            return Ok(m);
+        }
+        let cubin = compile(kernels, cc)?;
+        if let Some(path) = &kept {
+            // (A file the driver refused is replaced here.)
+            cache::forget(path);
+            cache::store(path, &cubin);
+        }
+        load(cubin).map_err(gpu_err)
     }
 
     /// A kernel of `kernels` by its `extern "C"` name.

@@ -6,16 +6,18 @@
 //! be used, and asking for one is an [`Error::NoGpu`](crate::Error::NoGpu), never a crash.
 //!
 //! Kernels are CUDA C in `.cu` files beside the algorithm they serve (for example
-//! `bfs/cuda/bfs.cu`). [`Gpu::module`] compiles a file with NVRTC for the GPU's own
-//! architecture the first time it is needed and keeps the module for the life of the
-//! process; a compile error carries NVRTC's log. Each algorithm lists its files in its own
+//! `bfs/cuda/bfs_search.cu`). [`Gpu::module`] loads a file's CUBIN the first time it is
+//! needed and keeps the module for the life of the process: the one the crate carries for
+//! the GPU's architecture (`prebuilt`: sm_80 and sm_90, made from today's sources), else
+//! the one NVRTC made on an earlier run (the kernel cache), else it compiles the file with
+//! NVRTC for the GPU's own architecture; a compile error carries NVRTC's log. Each algorithm lists its files in its own
 //! `KERNEL_SOURCES` (for example `bfs::cuda::KERNEL_SOURCES`), so that a test can compile
 //! them all; this module knows no algorithm.
 //!
 //! The parts, each in a file of its own: `driver` (the libraries, the GPU count, the
 //! driver's errors), `probe` (what GPUs there are), `context` (an opened [`Gpu`], its
-//! modules and memory checks), `compile` and `cache` (NVRTC and the kernel cache on
-//! disk), `buffer` (device and page-locked memory), `timer`, `mailbox` (posts from a
+//! modules and memory checks), `prebuilt` (the CUBINs the crate carries), `compile`
+//! and `cache` (NVRTC and the kernel cache on disk), `buffer` (device and page-locked memory), `timer`, `mailbox` (posts from a
 //! kernel to the host), `launch` (launch geometry); and for teams of GPUs, [`team`],
 //! [`link`], `nccl` and `exchange` (what both ways of exchanging share).
 //!
@@ -37,12 +39,14 @@ mod launch;
 pub mod link;
 mod mailbox;
 mod nccl;
+mod prebuilt;
 mod probe;
 pub mod team;
 mod timer;
 
 pub use compile::{compile, KernelSource};
 pub use context::{Gpu, GpuInfo};
+pub use prebuilt::{is_current as prebuilt_is_current, source_key, PREBUILT_ARCHS};
 pub use probe::{available, probe, test_gpu, unavailable_reason, Inventory};
 pub use timer::GpuTimes;
 
