@@ -67,6 +67,30 @@ pub fn parse_spec(spec: &str) -> Result<Generator> {
 }
 
 impl GraphArgs {
+    /// Whether the graph may be large enough for `--device auto` to take a GPU (a generated
+    /// graph of at least [`AUTO_GPU_MIN_ARCS`] edges, a file of at least 8 bytes per such
+    /// arc): only then does a command start the GPU while it loads the graph.
+    pub fn may_be_large(&self) -> bool {
+        let min = warpgraph::device::AUTO_GPU_MIN_ARCS;
+        match (&self.generate, &self.input) {
+            (Some(spec), _) => match parse_spec(spec) {
+                Ok(
+                    Generator::Kronecker { scale, edge_factor }
+                    | Generator::Rmat {
+                        scale, edge_factor, ..
+                    },
+                ) => (u64::from(edge_factor) << scale.min(40)) >= min / 2,
+                Ok(Generator::Uniform { edges, .. }) => edges >= min / 2,
+                Ok(Generator::Grid { rows, cols, .. }) => {
+                    2 * u64::from(rows) * u64::from(cols) >= min / 2
+                }
+                Ok(Generator::Ssca2 { .. }) | Err(_) => true,
+            },
+            (None, Some(path)) => std::fs::metadata(path).is_ok_and(|m| m.len() >= 8 * min),
+            (None, None) => false,
+        }
+    }
+
     /// Loads or generates the graph; returns it with a description for reports.
     pub fn load(&self, quiet: bool) -> Result<(Graph, String)> {
         if let Some(spec) = &self.generate {

@@ -887,3 +887,21 @@ fn generate_with_potentials_makes_negative_arcs_without_negative_cycles() {
         dir,
     );
 }
+
+#[test]
+fn auto_keeps_small_graphs_on_the_cpu() {
+    // With or without a GPU: a graph too small for a GPU to win back its start runs on
+    // the CPU under auto, and the note says why.
+    let d = tempfile::tempdir().unwrap();
+    for cmd in ["bfs", "sssp", "mst"] {
+        let out = warpgraph(&[cmd, "--generate", "kron:8"], d.path());
+        assert!(out.status.success(), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("device auto: using the CPU") && err.contains("arcs are fewer"),
+            "{cmd}: {err}"
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("cpu ("), "{cmd}: {stdout}");
+    }
+}

@@ -1,11 +1,19 @@
 //! Where an algorithm runs.
 //!
 //! `cpu` is every core (rayon); `cuda` / `cuda:N` is an NVIDIA GPU; `auto` takes the
-//! first GPU when there is one and the algorithm has GPU code, and the CPU otherwise,
+//! first GPU when there is one, the algorithm has GPU code and the graph is large enough
+//! for the GPU to win back its start ([`AUTO_GPU_MIN_ARCS`]), and the CPU otherwise,
 //! saying which in one line.
+//!
+//! Opening a GPU (the driver's start and a context) takes a noticeable part of a second:
+//! [`Device::open_early`] starts it on another thread, so that it overlaps the caller's
+//! own work (loading the graph); resolving the device later finds the GPU open, or waits
+//! for the rest of its start.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Mutex;
+use std::thread::JoinHandle;
 
 use crate::cuda;
 use crate::error::{Error, Result};
@@ -22,7 +30,73 @@ pub enum Device {
     Cuda(usize),
 }
 
+/// Graphs with fewer arcs than this run on the CPU under `auto`: below it, a search on all
+/// cores takes less time than a GPU needs to start and receive the graph.
+pub const AUTO_GPU_MIN_ARCS: u64 = 1 << 22;
+
+/// GPU starts begun by [`Device::open_early`] and not yet waited for.
+static EARLY: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Waits for every GPU start [`Device::open_early`] began.
+fn wait_for_early_starts() {
+    let started = std::mem::take(&mut *EARLY.lock().unwrap_or_else(|e| e.into_inner()));
+    for h in started {
+        let _ = h.join();
+    }
+}
+
 impl Device {
+    /// Starts opening the GPU this choice may run on (`cuda:N`, or GPU 0 for `auto` where
+    /// one is present) on another thread, and returns at once; the CPU needs no start.
+    /// [`Device::resolve`] and [`Device::resolve_for`] wait for it; an error of the start
+    /// is reported by them (they open the GPU again).
+    pub fn open_early(self) {
+        let ordinal = match self {
+            Device::Cpu => return,
+            Device::Auto => 0,
+            Device::Cuda(i) => i,
+        };
+        let start = std::thread::spawn(move || {
+            if cuda::unavailable_reason().is_none() {
+                let _ = cuda::Gpu::open(ordinal);
+            }
+        });
+        EARLY.lock().unwrap_or_else(|e| e.into_inner()).push(start);
+    }
+
+    /// [`Device::resolve`] for a graph of `arcs` arcs: `auto` also takes the CPU for a graph
+    /// with fewer than [`AUTO_GPU_MIN_ARCS`] arcs, saying so.
+    ///
+    /// # Errors
+    /// As [`Device::resolve`].
+    ///
+    /// ```
+    /// use warpgraph::device::Device;
+    /// let (d, note) = Device::Auto.resolve_for("BFS", true, 1000).unwrap();
+    /// assert_eq!(d, Device::Cpu);
+    /// assert!(note.unwrap().contains("1000 arcs"));
+    /// ```
+    pub fn resolve_for(
+        self,
+        what: &str,
+        gpu_code: bool,
+        arcs: u64,
+    ) -> Result<(Device, Option<String>)> {
+        if self == Device::Auto && gpu_code && arcs < AUTO_GPU_MIN_ARCS {
+            wait_for_early_starts();
+            let threads = rayon::current_num_threads();
+            return Ok((
+                Device::Cpu,
+                Some(format!(
+                    "device auto: using the CPU ({threads} threads); the graph's {arcs} arcs \
+                     are fewer than a GPU needs to win back its start ({AUTO_GPU_MIN_ARCS}; \
+                     --device cuda runs it there)"
+                )),
+            ));
+        }
+        self.resolve(what, gpu_code)
+    }
+
     /// The device to run `what` on, with a one-line note when `auto` chose for the user.
     ///
     /// `gpu_code` says whether `what` (e.g. "SSSP") has a GPU implementation: `auto` then
@@ -41,6 +115,7 @@ impl Device {
     /// assert!(note.unwrap().contains("no GPU code"));
     /// ```
     pub fn resolve(self, what: &str, gpu_code: bool) -> Result<(Device, Option<String>)> {
+        wait_for_early_starts();
         let threads = rayon::current_num_threads();
         match self {
             Device::Auto if !gpu_code => Ok((
@@ -172,6 +247,14 @@ mod tests {
         }
     }
 
+    fn d_auto() -> Device {
+        if cuda::available() {
+            Device::Cuda(0)
+        } else {
+            Device::Cpu
+        }
+    }
+
     #[test]
     fn resolving() {
         assert_eq!(
@@ -191,6 +274,23 @@ mod tests {
             let e = Device::Cuda(0).resolve("BFS", true).unwrap_err();
             assert!(matches!(e, Error::NoGpu(_)), "{e}");
         }
+        // Small graphs stay on the CPU under auto, whatever the machine has.
+        let (d, note) = Device::Auto.resolve_for("BFS", true, 10).unwrap();
+        assert_eq!(d, Device::Cpu);
+        assert!(note.unwrap().contains("10 arcs"));
+        let big = AUTO_GPU_MIN_ARCS;
+        assert_eq!(
+            Device::Auto.resolve_for("BFS", true, big).unwrap(),
+            Device::Auto.resolve("BFS", true).unwrap()
+        );
+        assert_eq!(
+            Device::Cpu.resolve_for("BFS", true, big).unwrap(),
+            (Device::Cpu, None)
+        );
+        // An early start is waited for; on a machine without a GPU it does nothing.
+        Device::Auto.open_early();
+        Device::Cpu.open_early();
+        assert_eq!(Device::Auto.resolve("BFS", true).unwrap().0, d_auto());
         // No machine has a GPU numbered this high.
         let e = Device::Cuda(999).resolve("BFS", true).unwrap_err();
         assert!(matches!(e, Error::NoGpu(_)), "{e}");

@@ -61,8 +61,19 @@ pub struct BfsArgs {
 }
 
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
-    let device = args.run.team_device("BFS", quiet, args.gpus.is_some())?;
+    // A team opens its GPUs itself, and is refused before loading where there is none.
+    let team_device = match args.gpus {
+        Some(_) => Some(args.run.team_device("BFS", quiet, true)?),
+        None => {
+            args.run.open_early(&args.graph);
+            None
+        }
+    };
     let (g, graph_name) = args.graph.load(quiet)?;
+    let device = match team_device {
+        Some(d) => d,
+        None => args.run.device_for("BFS", &g, quiet)?,
+    };
     let s = source(&g, args.source)?;
     let (tree, times, algorithm, where_) = match args.gpus {
         None => {

@@ -11,6 +11,7 @@ use warpgraph::sssp::{Algorithm, SsspRunner};
 use warpgraph::{Graph, VertexId};
 
 use crate::args::parse_device;
+use crate::source::GraphArgs;
 
 /// Where to run and what to do with the result.
 #[derive(Debug, Clone, Args)]
@@ -31,10 +32,22 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// The device to run `what` on (`gpu_code`: whether it has GPU code), saying on
-    /// stderr what `auto` chose.
-    pub fn device(&self, what: &str, gpu_code: bool, quiet: bool) -> Result<Device> {
-        resolve_device(self.device, what, gpu_code, quiet || self.json)
+    /// Starts the GPU a command may run on while its graph loads (see
+    /// [`Device::open_early`]): for `cuda:N`, and for `auto` where the graph may be large.
+    pub fn open_early(&self, graph: &GraphArgs) {
+        if matches!(self.device, Device::Cuda(_)) || graph.may_be_large() {
+            self.device.open_early();
+        }
+    }
+
+    /// The device to run `what` on for the loaded graph `g` (`auto` takes the CPU for a
+    /// small one: [`Device::resolve_for`]), saying on stderr what `auto` chose.
+    pub fn device_for(&self, what: &str, g: &Graph, quiet: bool) -> Result<Device> {
+        let (d, note) = self.device.resolve_for(what, true, g.num_arcs())?;
+        if let (Some(note), false) = (note, quiet || self.json) {
+            eprintln!("{note}");
+        }
+        Ok(d)
     }
 
     /// [`RunArgs::device`] for a command that runs on a team with `--gpus` (`team`: given;
