@@ -30,19 +30,53 @@ pub enum Device {
     Cuda(usize),
 }
 
-/// Graphs with fewer arcs than this run on the CPU under `auto`: below it, a search on all
-/// cores takes less time than a GPU needs to start and receive the graph.
+/// Graphs with fewer arcs than this run on the CPU under `auto`, whatever the estimate of
+/// [`Work`] says: below it a search on all cores ends before a GPU has received the graph.
 pub const AUTO_GPU_MIN_ARCS: u64 = 1 << 22;
+
+/// Seconds a process waits for a GPU's start (the driver's start and a context, and their
+/// end at exit): 0.1 + 0.12 + 0.06 s measured on an H200 with persistence mode on.
+const GPU_START_SECONDS: f64 = 0.28;
+
+/// Bytes a second the host copies a graph to a GPU (pageable memory, measured on an H200).
+const UPLOAD_BYTES_PER_SECOND: f64 = 6e9;
+
+/// What `auto` weighs for one run on a graph: a GPU's start and the graph's upload
+/// against the CPU's time for the search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Work {
+    /// The graph's arcs.
+    pub arcs: u64,
+    /// The graph's vertices.
+    pub vertices: u64,
+    /// Arcs a second one CPU thread gets through in this algorithm (each algorithm's
+    /// `CPU_ARCS_PER_THREAD_SECOND`, measured on Kronecker graphs).
+    pub cpu_arcs_per_thread_second: f64,
+}
+
+impl Work {
+    /// Whether the CPU is expected to finish before a GPU that is not yet open could start,
+    /// receive the graph and search it (the search itself taken as free on the GPU).
+    fn cpu_wins(&self, gpu_open: bool) -> bool {
+        let threads = rayon::current_num_threads() as f64;
+        let cpu = self.arcs as f64 / (self.cpu_arcs_per_thread_second * threads);
+        let bytes = self.arcs as f64 * 8.0 + self.vertices as f64 * 8.0;
+        let start = if gpu_open { 0.0 } else { GPU_START_SECONDS };
+        self.arcs < AUTO_GPU_MIN_ARCS || cpu < start + bytes / UPLOAD_BYTES_PER_SECOND
+    }
+}
 
 /// GPU starts begun by [`Device::open_early`] and not yet waited for.
 static EARLY: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
 
-/// Waits for every GPU start [`Device::open_early`] began.
-fn wait_for_early_starts() {
+/// Waits for every GPU start [`Device::open_early`] began; returns whether there was one.
+fn wait_for_early_starts() -> bool {
     let started = std::mem::take(&mut *EARLY.lock().unwrap_or_else(|e| e.into_inner()));
+    let any = !started.is_empty();
     for h in started {
         let _ = h.join();
     }
+    any
 }
 
 impl Device {
@@ -64,15 +98,18 @@ impl Device {
         EARLY.lock().unwrap_or_else(|e| e.into_inner()).push(start);
     }
 
-    /// [`Device::resolve`] for a graph of `arcs` arcs: `auto` also takes the CPU for a graph
-    /// with fewer than [`AUTO_GPU_MIN_ARCS`] arcs, saying so.
+    /// [`Device::resolve`] for one run of `work`: `auto` also takes the CPU where it is
+    /// expected to finish before a GPU could start (unless one is open in this process
+    /// already), receive the graph and search it, and always for a graph of fewer than
+    /// [`AUTO_GPU_MIN_ARCS`] arcs, saying so.
     ///
     /// # Errors
     /// As [`Device::resolve`].
     ///
     /// ```
-    /// use warpgraph::device::Device;
-    /// let (d, note) = Device::Auto.resolve_for("BFS", true, 1000).unwrap();
+    /// use warpgraph::device::{Device, Work};
+    /// let work = Work { arcs: 1000, vertices: 100, cpu_arcs_per_thread_second: 1e8 };
+    /// let (d, note) = Device::Auto.resolve_for("BFS", true, &work).unwrap();
     /// assert_eq!(d, Device::Cpu);
     /// assert!(note.unwrap().contains("1000 arcs"));
     /// ```
@@ -80,19 +117,23 @@ impl Device {
         self,
         what: &str,
         gpu_code: bool,
-        arcs: u64,
+        work: &Work,
     ) -> Result<(Device, Option<String>)> {
-        if self == Device::Auto && gpu_code && arcs < AUTO_GPU_MIN_ARCS {
-            wait_for_early_starts();
-            let threads = rayon::current_num_threads();
-            return Ok((
-                Device::Cpu,
-                Some(format!(
-                    "device auto: using the CPU ({threads} threads); the graph's {arcs} arcs \
-                     are fewer than a GPU needs to win back its start ({AUTO_GPU_MIN_ARCS}; \
-                     --device cuda runs it there)"
-                )),
-            ));
+        if self == Device::Auto && gpu_code {
+            // A start begun for this run is part of its cost, even when it is over.
+            let started_now = wait_for_early_starts();
+            if work.cpu_wins(!started_now && cuda::Gpu::is_open(0)) {
+                let threads = rayon::current_num_threads();
+                return Ok((
+                    Device::Cpu,
+                    Some(format!(
+                        "device auto: using the CPU ({threads} threads): on the graph's {} \
+                         arcs, {what} ends there before a GPU could start and receive the \
+                         graph (--device cuda runs it there)",
+                        work.arcs
+                    )),
+                ));
+            }
         }
         self.resolve(what, gpu_code)
     }
@@ -275,16 +316,30 @@ mod tests {
             assert!(matches!(e, Error::NoGpu(_)), "{e}");
         }
         // Small graphs stay on the CPU under auto, whatever the machine has.
-        let (d, note) = Device::Auto.resolve_for("BFS", true, 10).unwrap();
+        let work = |arcs, rate| Work {
+            arcs,
+            vertices: arcs / 16,
+            cpu_arcs_per_thread_second: rate,
+        };
+        let (d, note) = Device::Auto
+            .resolve_for("BFS", true, &work(10, 1e9))
+            .unwrap();
         assert_eq!(d, Device::Cpu);
         assert!(note.unwrap().contains("10 arcs"));
-        let big = AUTO_GPU_MIN_ARCS;
+        // A big graph with a slow CPU algorithm goes where auto would put any run; one
+        // the CPU searches faster than a GPU starts stays on the CPU.
+        let slow = work(1 << 30, 1e6);
         assert_eq!(
-            Device::Auto.resolve_for("BFS", true, big).unwrap(),
-            Device::Auto.resolve("BFS", true).unwrap()
+            Device::Auto.resolve_for("SSSP", true, &slow).unwrap(),
+            Device::Auto.resolve("SSSP", true).unwrap()
+        );
+        let fast = work(AUTO_GPU_MIN_ARCS, 1e12);
+        assert_eq!(
+            Device::Auto.resolve_for("BFS", true, &fast).unwrap().0,
+            Device::Cpu
         );
         assert_eq!(
-            Device::Cpu.resolve_for("BFS", true, big).unwrap(),
+            Device::Cpu.resolve_for("BFS", true, &slow).unwrap(),
             (Device::Cpu, None)
         );
         // An early start is waited for; on a machine without a GPU it does nothing.

@@ -72,7 +72,10 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     let (g, graph_name) = args.graph.load(quiet)?;
     let device = match team_device {
         Some(d) => d,
-        None => args.run.device_for("BFS", &g, quiet)?,
+        None => {
+            args.run
+                .device_for("BFS", warpgraph::bfs::CPU_ARCS_PER_THREAD_SECOND, &g, quiet)?
+        }
     };
     let s = source(&g, args.source)?;
     let (tree, times, algorithm, where_) = match args.gpus {

@@ -40,10 +40,16 @@ impl RunArgs {
         }
     }
 
-    /// The device to run `what` on for the loaded graph `g` (`auto` takes the CPU for a
-    /// small one: [`Device::resolve_for`]), saying on stderr what `auto` chose.
-    pub fn device_for(&self, what: &str, g: &Graph, quiet: bool) -> Result<Device> {
-        let (d, note) = self.device.resolve_for(what, true, g.num_arcs())?;
+    /// The device to run `what` on once for the loaded graph `g` (`rate`: the CPU's arcs
+    /// a thread-second in it; `auto` takes the CPU where a GPU's start would not pay:
+    /// [`Device::resolve_for`]), saying on stderr what `auto` chose.
+    pub fn device_for(&self, what: &str, rate: f64, g: &Graph, quiet: bool) -> Result<Device> {
+        let work = warpgraph::device::Work {
+            arcs: g.num_arcs(),
+            vertices: g.num_vertices() as u64,
+            cpu_arcs_per_thread_second: rate,
+        };
+        let (d, note) = self.device.resolve_for(what, true, &work)?;
         if let (Some(note), false) = (note, quiet || self.json) {
             eprintln!("{note}");
         }

@@ -34,7 +34,9 @@ pub struct MstArgs {
 pub fn run(args: MstArgs, quiet: bool) -> Result<()> {
     args.run.open_early(&args.graph);
     let (g, graph_name) = args.graph.load(quiet)?;
-    let device = args.run.device_for("MST", &g, quiet)?;
+    let device =
+        args.run
+            .device_for("MST", warpgraph::mst::CPU_ARCS_PER_THREAD_SECOND, &g, quiet)?;
     if mst::treats_as_undirected(&g) && !quiet && !args.run.json {
         eprintln!("note: the graph is directed; its arcs are taken as undirected edges (lighter direction kept)");
     }

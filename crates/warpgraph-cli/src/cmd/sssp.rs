@@ -85,7 +85,12 @@ fn algorithm(args: &SsspArgs, g: &Graph) -> Result<Algorithm> {
 pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
     args.run.open_early(&args.graph);
     let (g, graph_name) = args.graph.load(quiet)?;
-    let device = args.run.device_for("SSSP", &g, quiet)?;
+    let device = args.run.device_for(
+        "SSSP",
+        warpgraph::sssp::CPU_ARCS_PER_THREAD_SECOND,
+        &g,
+        quiet,
+    )?;
     let s = source(&g, args.source)?;
     let algo = algorithm(&args, &g)?;
     let mut runner = SsspRunner::new(device, &g)?;

@@ -62,6 +62,14 @@ impl std::fmt::Debug for Gpu {
     }
 }
 
+/// The GPUs this process has opened, by ordinal.
+fn opened() -> std::sync::MutexGuard<'static, HashMap<usize, Arc<Gpu>>> {
+    static OPEN: OnceLock<Mutex<HashMap<usize, Arc<Gpu>>>> = OnceLock::new();
+    OPEN.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
 impl Gpu {
     /// Opens GPU `ordinal` (the same [`Gpu`] for every call in a process).
     ///
@@ -69,7 +77,6 @@ impl Gpu {
     /// [`Error::NoGpu`] when there is no such GPU (with the reason), [`Error::Driver`] when
     /// the driver fails to create a context.
     pub fn open(ordinal: usize) -> Result<Arc<Gpu>> {
-        static OPEN: OnceLock<Mutex<HashMap<usize, Arc<Gpu>>>> = OnceLock::new();
         let n = count_gpus()?;
         if ordinal >= n {
             return Err(Error::NoGpu(format!(
@@ -82,10 +89,7 @@ impl Gpu {
                 }
             )));
         }
-        let mut open = OPEN
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut open = opened();
         if let Some(g) = open.get(&ordinal) {
             return Ok(g.clone());
         }
@@ -117,6 +121,11 @@ impl Gpu {
         });
         open.insert(ordinal, gpu.clone());
         Ok(gpu)
+    }
+
+    /// Whether GPU `ordinal` is open in this process already (a run there pays no start).
+    pub fn is_open(ordinal: usize) -> bool {
+        opened().contains_key(&ordinal)
     }
 
     /// What [`probe`](super::probe) says about this GPU (free memory as when it was opened).

@@ -43,6 +43,11 @@
 //! verify(&g, &forest).unwrap();
 //! ```
 
+/// Arcs a second one CPU thread gets through in MST (Boruvka: about 0.5 s for the 128M
+/// arcs of Kronecker 22 on 16 threads): what `--device auto`
+/// weighs against a GPU's start ([`crate::device::Work`]).
+pub const CPU_ARCS_PER_THREAD_SECOND: f64 = 1.5e7;
+
 pub mod cpu;
 pub mod cuda;
 pub(crate) mod order;
