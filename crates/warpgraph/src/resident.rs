@@ -181,6 +181,7 @@ impl<'g> GpuGraph<'g> {
     /// # Errors
     /// As [`GpuBfs::new`] (first search) and [`GpuBfs::search`].
     pub fn bfs(&mut self, source: VertexId) -> Result<(&BfsTree, GpuTimes)> {
+        self.check_source(source)?;
         let opts = self.bfs_options;
         self.bfs_runner()?.search(source, &opts)
     }
@@ -191,6 +192,7 @@ impl<'g> GpuGraph<'g> {
     /// # Errors
     /// As [`GpuGraph::bfs`].
     pub fn bfs_into(&mut self, source: VertexId, tree: &mut BfsTree) -> Result<GpuTimes> {
+        self.check_source(source)?;
         let opts = self.bfs_options;
         self.bfs_runner()?.run_into(source, &opts, tree)
     }
@@ -205,6 +207,7 @@ impl<'g> GpuGraph<'g> {
         source: VertexId,
         algorithm: &Algorithm,
     ) -> Result<(SsspResult, GpuTimes)> {
+        self.check_source(source)?;
         let g = self.g;
         self.sssp_runner()?.run(g, source, algorithm)
     }
@@ -216,6 +219,18 @@ impl<'g> GpuGraph<'g> {
     pub fn potentials(&mut self) -> Result<(Potentials, GpuTimes)> {
         let g = self.g;
         self.sssp_runner()?.potentials(g)
+    }
+
+    /// A source that is not a vertex is refused before any runner is created (an empty
+    /// graph has none: nothing of it is uploaded).
+    fn check_source(&self, source: VertexId) -> Result<()> {
+        let n = self.g.num_vertices();
+        match (source as usize) < n {
+            true => Ok(()),
+            false => Err(Error::InvalidArgument(format!(
+                "source {source} is not a vertex: the graph has {n} vertices (internal ids 0..{n})"
+            ))),
+        }
     }
 
     /// The minimum spanning forest by Borůvka ([`GpuMst::run`]; an empty graph's on the

@@ -496,4 +496,11 @@ fn resident_graph_serves_mixed_queries() {
             "source out of range"
         );
     }
+    // An empty graph: no source to search from; its forest is empty.
+    let empty = warpgraph::Graph::empty(0, false);
+    let mut on_gpu = GpuGraph::new(&gpu, &empty);
+    assert!(on_gpu.bfs(0).is_err() && on_gpu.sssp(0, &Algorithm::Auto).is_err());
+    let (f, _) = on_gpu.mst().unwrap();
+    assert_eq!(f, mst::mst(&empty, mst::Algorithm::Boruvka).unwrap());
+    assert_eq!(on_gpu.held(), Held::default(), "nothing uploaded");
 }
