@@ -2,7 +2,8 @@
 //!
 //! Distances come back as float64 (`inf`: unreachable), predecessors as int32 with
 //! `-9999` for "none" (the source itself and unreachable vertices), as scipy returns
-//! them. Shortest paths from many sources run one source per core on the CPU.
+//! them. Shortest paths from many sources run one source per core on the CPU; on a GPU
+//! one after the other on the graph kept there (see `resident`).
 //!
 //! [`bfs_order`] is the one search written here rather than in the library: scipy and
 //! NetworkX define the *order* in which a breadth-first search discovers vertices (a
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 use warpgraph::apsp::{self as engine_apsp, ApspOptions, DistValues};
 use warpgraph::device::Device;
 use warpgraph::par::prefetch as prefetch_at;
-use warpgraph::sssp::{self as engine_sssp, SsspResult, SsspRunner};
+use warpgraph::sssp::{self as engine_sssp, Request, SsspResult};
 use warpgraph::{with_weights, Csr, Graph, VertexId, Weights, NO_VERTEX};
 
 use crate::graph::{weights_to_py, PyGraph};
@@ -43,6 +44,13 @@ fn device(name: &str, what: &str, gpu_code: bool) -> PyResult<Device> {
 #[pyo3(signature = (name, what="this algorithm", gpu_code=true))]
 pub fn resolve_device(name: &str, what: &str, gpu_code: bool) -> PyResult<String> {
     Ok(device(name, what, gpu_code)?.to_string())
+}
+
+/// Whether a missing GPU must fail a GPU test rather than skip it
+/// (`WARPGRAPH_REQUIRE_GPU=1`, read by the library's settings).
+#[pyfunction]
+pub fn gpu_required() -> bool {
+    warpgraph::settings::get().require_gpu
 }
 
 /// Writes one search's distances and predecessors into output rows.
@@ -79,12 +87,31 @@ fn sources_of(g: &Graph, sources: &[i64]) -> PyResult<Vec<VertexId>> {
         .collect()
 }
 
+/// The method [`sssp`] runs for `method` (a library method's name, or `"nonnegative"`:
+/// shortest paths with non-negative weights, the method left to the engine) from
+/// `sources` sources on `device` (`cpu`, `cuda`, `cuda:N`, or `auto`, resolved), on a
+/// graph with (`negative`) or without a negative arc: the library's
+/// `sssp::Request::algorithm`, the one place that decides. `cuda` is not resolved, so
+/// that the choice can be asked where no GPU is.
+#[pyfunction]
+#[pyo3(signature = (method, sources, device, negative=false))]
+pub fn sssp_method(method: &str, sources: usize, device: &str, negative: bool) -> PyResult<String> {
+    let request = Request::from_str(method).or_py()?;
+    let dev = match Device::from_str(device).or_py()? {
+        Device::Auto => self::device(device, "shortest paths", true)?,
+        d => d,
+    };
+    Ok(request.algorithm(dev, sources, negative).name().to_string())
+}
+
 /// Shortest paths from each of `sources`: a `(len(sources), n)` float64 distance array
 /// and, when `predecessors`, an int32 predecessor array of the same shape.
 ///
 /// `method` is a library SSSP name (`dijkstra`, `bellman-ford`, `delta-stepping`,
-/// `auto`, ...). Raises `NegativeCycle`, or `ValueError` for a negative weight under a
-/// method that needs non-negative weights.
+/// `auto`, ...) or `"nonnegative"` ([`sssp_method`] says what runs). Raises
+/// `NegativeCycle`, or `ValueError` for a negative weight under a method that needs
+/// non-negative weights. On a GPU the graph stays there for the next call (the object's
+/// [`Slot`](crate::resident::Slot)); on the CPU the sources run one per core.
 #[pyfunction]
 #[pyo3(signature = (g, sources, method="auto", device="auto", predecessors=false))]
 pub fn sssp<'py>(
@@ -95,7 +122,7 @@ pub fn sssp<'py>(
     device: &str,
     predecessors: bool,
 ) -> PyResult<Pair<'py>> {
-    let algorithm = engine_sssp::Algorithm::from_str(method).or_py()?;
+    let request = Request::from_str(method).or_py()?;
     let dev = self::device(device, "shortest paths", true)?;
     let graph = &*g.g;
     let sources = sources_of(graph, sources.as_slice()?)?;
@@ -109,15 +136,18 @@ pub fn sssp<'py>(
                 return Ok((dist, pred));
             }
             match dev {
-                Device::Cuda(_) => {
-                    let mut runner = SsspRunner::new(dev, graph)?;
+                Device::Cuda(i) => g.resident.with(&g.g, i, |on_gpu, negative| {
+                    let algorithm = request.algorithm(dev, k, negative);
                     for (i, &s) in sources.iter().enumerate() {
-                        let (r, _) = runner.run(graph, s, &algorithm)?;
+                        let (r, _) = on_gpu.sssp(s, &algorithm)?;
                         let p = pred.as_mut().map(|p| &mut p[i * n..(i + 1) * n]);
                         fill_row(&r, &mut dist[i * n..(i + 1) * n], p);
                     }
-                }
+                    Ok(())
+                })?,
                 _ => {
+                    // (The CPU's choice does not depend on the weights' signs.)
+                    let algorithm = request.algorithm(dev, k, false);
                     let rows = dist.par_chunks_mut(n);
                     let each = |(i, d): (usize, &mut [f64]), p: Option<&mut [i32]>| {
                         engine_sssp::sssp(graph, sources[i], &algorithm).map(|r| fill_row(&r, d, p))

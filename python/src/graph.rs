@@ -12,11 +12,13 @@ use std::sync::Arc;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use rayon::prelude::*;
 use warpgraph::{
     Buf, BuildOptions, Csr, Duplicates, EdgeList, Graph, SelfLoops, VertexIds, Weights,
 };
 
+use crate::resident::Slot;
 use crate::OrPy;
 
 /// An engine graph: CSR arrays (64-bit offsets, 32-bit targets, optional weights),
@@ -25,6 +27,18 @@ use crate::OrPy;
 pub struct PyGraph {
     /// The graph.
     pub g: Arc<Graph>,
+    /// Its handle on a GPU, made by the first GPU query and kept.
+    pub resident: Slot,
+}
+
+impl PyGraph {
+    /// A Python object for `g` (nothing on a GPU yet).
+    pub fn new(g: Graph) -> PyGraph {
+        PyGraph {
+            g: Arc::new(g),
+            resident: Slot::default(),
+        }
+    }
 }
 
 /// Weights as they come from Python: a float64 or an int64 array, or none.
@@ -262,7 +276,7 @@ impl PyGraph {
         let g = py
             .detach(|| build_from_csr(ip, ix, weights, directed, drop_self_loops))
             .or_py()?;
-        Ok(PyGraph { g: Arc::new(g) })
+        Ok(PyGraph::new(g))
     }
 
     /// The number of vertices.
@@ -322,6 +336,36 @@ impl PyGraph {
         let n = self.g.num_vertices() as u32;
         let v: Vec<u64> = (0..n).map(|v| ids.external(v)).collect();
         Some(v.into_pyarray(py))
+    }
+
+    /// What the graph holds on a GPU: None before its first GPU query (or after
+    /// `release_gpu()`), else a dict: `device` (the GPU's ordinal), `bfs`, `sssp`, `mst`
+    /// (whether that family's runner, with its copy of the graph, is there), `bytes`
+    /// (their device memory), and `uploads` (handles made over the object's life).
+    fn gpu_resident<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(s) = self.resident.status() else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("device", s.device)?;
+        d.set_item("bfs", s.held.bfs)?;
+        d.set_item("sssp", s.held.sssp)?;
+        d.set_item("mst", s.held.mst)?;
+        d.set_item("bytes", s.bytes)?;
+        d.set_item("uploads", self.resident.created())?;
+        Ok(Some(d))
+    }
+
+    /// The number of GPU handles made over the object's life (one per GPU used, again
+    /// after `release_gpu()`).
+    #[getter]
+    fn gpu_uploads(&self) -> u64 {
+        self.resident.created()
+    }
+
+    /// Frees what the graph holds on a GPU; the next GPU query uploads it again.
+    fn release_gpu(&self) {
+        self.resident.release();
     }
 
     fn __repr__(&self) -> String {

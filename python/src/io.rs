@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -40,7 +39,7 @@ pub fn read(
     let g = py
         .detach(|| warpgraph::io::read(&path, &options, &warpgraph::NoProgress))
         .or_py()?;
-    Ok(PyGraph { g: Arc::new(g) })
+    Ok(PyGraph::new(g))
 }
 
 /// Generates a graph: `kind` is `kron` (Graph500 Kronecker: `scale`, `edge_factor`),
@@ -123,5 +122,5 @@ pub fn generate(
     let g = py
         .detach(|| warpgraph::generate::generate(&generator, &opts))
         .or_py()?;
-    Ok(PyGraph { g: Arc::new(g) })
+    Ok(PyGraph::new(g))
 }

@@ -16,6 +16,7 @@ mod algo;
 mod convert;
 mod graph;
 mod io;
+mod resident;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
@@ -78,6 +79,7 @@ fn _warpgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GpuError", py.get_type::<GpuError>())?;
     m.add_class::<graph::PyGraph>()?;
     m.add_function(wrap_pyfunction!(algo::sssp, m)?)?;
+    m.add_function(wrap_pyfunction!(algo::sssp_method, m)?)?;
     m.add_function(wrap_pyfunction!(algo::apsp, m)?)?;
     m.add_function(wrap_pyfunction!(algo::potentials_check, m)?)?;
     m.add_function(wrap_pyfunction!(algo::mst, m)?)?;
@@ -85,6 +87,7 @@ fn _warpgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algo::stable_rank, m)?)?;
     m.add_function(wrap_pyfunction!(algo::has_ties, m)?)?;
     m.add_function(wrap_pyfunction!(algo::resolve_device, m)?)?;
+    m.add_function(wrap_pyfunction!(algo::gpu_required, m)?)?;
     m.add_function(wrap_pyfunction!(convert::nx_adjacency, m)?)?;
     m.add_function(wrap_pyfunction!(io::read, m)?)?;
     m.add_function(wrap_pyfunction!(io::generate, m)?)?;

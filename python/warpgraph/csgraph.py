@@ -79,9 +79,11 @@ def __dir__():
 
 
 NULL_IDX = -9999
-#: The engine's method behind scipy's ``'D'`` for one source (all its sources run in
-#: parallel, one per core, when there are several).
-_ONE_SOURCE = "delta-stepping"
+#: The engine's request behind scipy's ``'D'`` (``dijkstra``): shortest paths with
+#: non-negative weights, the method chosen by the engine (``sssp_method``) for the
+#: device and the number of sources: on the CPU delta-stepping for one source and one
+#: Dijkstra per core for several, on a GPU ``auto`` (never the GPU's O(n^2) Dijkstra).
+_NONNEGATIVE = "nonnegative"
 
 
 # -- input ------------------------------------------------------------------------------
@@ -152,8 +154,6 @@ def _from_sources(eng, n, sources, shape, method, device, return_predecessors):
     if n == 0:
         dist = np.zeros((len(sources), 0))
         return _shaped(dist, dist.astype(np.int32), shape, n, return_predecessors)
-    if method == "auto-dijkstra":
-        method = _ONE_SOURCE if len(sources) == 1 else "dijkstra"
     dist, pred = _run(
         _warpgraph.sssp, eng, sources, method, device, return_predecessors
     )
@@ -208,8 +208,9 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
              unweighted=False, limit=np.inf, min_only=False, *, device="auto", **kwargs):
-    """scipy's ``dijkstra`` (``limit`` and ``min_only`` included). One source runs the
-    engine's parallel delta-stepping, several run one Dijkstra per core. A graph with
+    """scipy's ``dijkstra`` (``limit`` and ``min_only`` included). On the CPU one source
+    runs the engine's parallel delta-stepping, several run one Dijkstra per core; on a
+    GPU every source runs the engine's ``auto``, the graph uploaded once. A graph with
     negative weights is handed to scipy itself (which warns and returns a result that
     depends on its heap order), as is ``return_sparse_dist=True``."""
     if kwargs.get("return_sparse_dist") or not unweighted and _has_negative(csgraph):
@@ -229,7 +230,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
     if min_only:
         return _min_only(csgraph, directed, unweighted, n, sources, limit, device,
                          return_predecessors)
-    out = _from_sources(eng, n, sources, shape, "auto-dijkstra", device,
+    out = _from_sources(eng, n, sources, shape, _NONNEGATIVE, device,
                         return_predecessors)
     if limit != np.inf:
         dist = out[0] if return_predecessors else out
@@ -259,7 +260,7 @@ def _min_only(csgraph, directed, unweighted, n, sources, limit, device,
     indptr, indices, w = eng0.csr()
     data = np.ones(len(indices)) if w is None else np.asarray(w, dtype=np.float64)
     eng = with_virtual_source(indptr, indices, data, np.unique(sources))
-    dist, pred = _run(_warpgraph.sssp, eng, np.array([n]), _ONE_SOURCE, device, True)
+    dist, pred = _run(_warpgraph.sssp, eng, np.array([n]), _NONNEGATIVE, device, True)
     dist, pred = dist[0, :n].copy(), pred[0, :n].copy()
     far = dist > limit
     dist[far] = np.inf
@@ -303,7 +304,7 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
         dist, pred = _run(_warpgraph.apsp, eng, "johnson", device, return_predecessors)
         return _shaped(dist, pred, (n,), n, return_predecessors)
     sources, shape = _indices(indices, n)
-    method = "bellman-ford" if negative else "auto-dijkstra"
+    method = "bellman-ford" if negative else _NONNEGATIVE
     return _from_sources(eng, n, sources, shape, method, device, return_predecessors)
 
 

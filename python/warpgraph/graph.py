@@ -9,6 +9,12 @@ walked once per edge attribute the first time an algorithm needs it, and kept).
   its (weighted) adjacency matrix, with vertex ``i`` as row and column ``i``.
 - NetworkX functions accept it (``G.__networkx_backend__ == "warpgraph"``): nodes are the
   file's vertex ids (``0..n-1`` for generated graphs), edges carry ``"weight"``.
+
+On a GPU, the engine graph is uploaded by its first GPU query and stays there until the
+object is freed: every later query (any number of sources, any method) reuses it. The
+engine graph (``g.engine("weight")``) reports what it holds (``gpu_resident()``) and can
+free it (``release_gpu()``). A scipy matrix given to ``warpgraph.csgraph`` is converted
+(and uploaded) once per call, for all the call's sources.
 """
 
 from __future__ import annotations

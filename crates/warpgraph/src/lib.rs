@@ -12,6 +12,7 @@
 //!   and its verifier side by side;
 //! - [`cuda`]: the CUDA backend's common ground (finding GPUs, compiling kernels, device
 //!   memory); each algorithm's GPU code sits in its family's `cuda` module;
+//! - [`resident`]: a graph kept on a GPU for many queries of any algorithm;
 //! - [`memory`]: knowing how much memory there is before allocating;
 //! - [`settings`]: the process-wide settings (`WARPGRAPH_*` environment variables), read
 //!   once.
@@ -38,6 +39,7 @@ pub mod memory;
 pub mod mst;
 pub mod par;
 pub mod progress;
+pub mod resident;
 pub mod settings;
 pub mod sssp;
 

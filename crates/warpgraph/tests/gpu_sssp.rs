@@ -419,3 +419,88 @@ fn extract_min_matches_the_loop() {
         assert!(r.cpu_loop > 0.0 && r.cpu_parallel > 0.0 && r.cpu_heap > 0.0);
     }
 }
+
+/// One [`GpuGraph`](warpgraph::resident::GpuGraph) serving BFS, SSSP and MST queries in
+/// turn, from many sources, each answer against the CPU backend's: integer weights with
+/// zeros, self loops, parallel arcs and isolated vertices; a directed and an undirected
+/// graph. The runners appear on first use and stay (the bytes held only grow).
+#[test]
+fn resident_graph_serves_mixed_queries() {
+    use warpgraph::bfs::{self, BfsOptions, BfsTree};
+    use warpgraph::mst;
+    use warpgraph::resident::{GpuGraph, Held};
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    for undirected in [false, true] {
+        let g = generate(
+            &Generator::Kronecker {
+                scale: 11,
+                edge_factor: 8,
+            },
+            &GenerateOptions {
+                weights: WeightSpec::Int { lo: 0, hi: 20 },
+                undirected,
+                self_loops: warpgraph::SelfLoops::Keep,
+                duplicates: warpgraph::Duplicates::Keep,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let n = g.num_vertices() as u32;
+        assert!((0..n).any(|v| g.out().degree(v) == 0), "isolated vertices");
+        let mut on_gpu = GpuGraph::new(&gpu, &g);
+        assert_eq!((on_gpu.held(), on_gpu.device_bytes()), (Held::default(), 0));
+        let forest = mst::mst(&g, mst::Algorithm::Boruvka).unwrap();
+        let mut tree = BfsTree::default();
+        let mut held = 0;
+        for (i, s) in (0..n).step_by(97).enumerate() {
+            let want = bfs::bfs(&g, s, &BfsOptions::default()).unwrap();
+            let (lent, _) = on_gpu.bfs(s).unwrap();
+            assert_eq!(lent.depth, want.depth, "bfs from {s}");
+            bfs::verify(&g, lent).unwrap();
+            on_gpu.bfs_into(s, &mut tree).unwrap();
+            assert_eq!(tree.depth, want.depth, "bfs_into from {s}");
+            bfs::verify(&g, &tree).unwrap();
+            for a in [Algorithm::Auto, Algorithm::DijkstraParallel] {
+                let (r, _) = on_gpu.sssp(s, &a).unwrap();
+                let cpu = sssp::sssp(&g, s, &Algorithm::Dijkstra).unwrap();
+                assert_eq!(dist_of(&r), dist_of(&cpu), "{a} from {s}");
+                verify(&g, &r).unwrap();
+            }
+            if i % 3 == 0 {
+                let (f, _) = on_gpu.mst().unwrap();
+                assert_eq!(f, forest);
+            }
+            let bytes = on_gpu.device_bytes();
+            assert!(bytes >= held, "{bytes} < {held}");
+            held = bytes;
+        }
+        let all = Held {
+            bfs: true,
+            sssp: true,
+            mst: true,
+        };
+        assert_eq!(on_gpu.held(), all);
+        assert!(held > 0);
+        // Freed, then created again by the next query.
+        on_gpu.release();
+        assert_eq!(on_gpu.held(), Held::default());
+        let (again, _) = on_gpu.bfs(0).unwrap();
+        assert_eq!(
+            again.depth,
+            bfs::bfs(&g, 0, &BfsOptions::default()).unwrap().depth
+        );
+        assert!(
+            on_gpu.sssp(n, &Algorithm::Auto).is_err(),
+            "source out of range"
+        );
+    }
+    // An empty graph: no source to search from; its forest is empty.
+    let empty = warpgraph::Graph::empty(0, false);
+    let mut on_gpu = GpuGraph::new(&gpu, &empty);
+    assert!(on_gpu.bfs(0).is_err() && on_gpu.sssp(0, &Algorithm::Auto).is_err());
+    let (f, _) = on_gpu.mst().unwrap();
+    assert_eq!(f, mst::mst(&empty, mst::Algorithm::Boruvka).unwrap());
+    assert_eq!(on_gpu.held(), Held::default(), "nothing uploaded");
+}

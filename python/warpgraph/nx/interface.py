@@ -32,8 +32,10 @@ from .. import _warpgraph
 from .._arrays import with_virtual_source
 from ..graph import Graph
 
-#: The engine's method for one source (Dijkstra's answer, in parallel).
-_ONE_SOURCE = "delta-stepping"
+#: The engine's request behind NetworkX's Dijkstra functions: shortest paths with
+#: non-negative weights, the method chosen by the engine (``sssp_method``) for the device
+#: and the number of sources (never the GPU's O(n^2) Dijkstra).
+_NONNEGATIVE = "nonnegative"
 #: Sources per engine call in the all-pairs generators.
 _BLOCK = 64
 
@@ -336,7 +338,7 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     if target == source:
         return (0, [source])
     _nonnegative(G, weight)
-    dist, pred, ints = _search(G, s, _ONE_SOURCE, weight, ties_matter=True)
+    dist, pred, ints = _search(G, s, _NONNEGATIVE, weight, ties_matter=True)
     if target is not None:
         t = G.index.get(target) if target in G else None
         if t is None or not (np.isfinite(dist[t]) and (cutoff is None or dist[t] <= cutoff)):
@@ -352,7 +354,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     """NetworkX's ``single_source_dijkstra_path_length``: ``{node: distance}``."""
     s = _vertex(G, source)
     _nonnegative(G, weight)
-    dist, _, ints = _search(G, s, _ONE_SOURCE, weight, ties_matter=False)
+    dist, _, ints = _search(G, s, _NONNEGATIVE, weight, ties_matter=False)
     return _dist_dict(G, dist, s, ints, cutoff)
 
 
@@ -368,7 +370,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     indptr, indices, w = _adjacency(G, weight)
     n = len(indptr) - 1
     eng = with_virtual_source(indptr, indices, w, src)
-    dist, _ = _warpgraph.sssp(eng, np.array([n], dtype=np.int64), _ONE_SOURCE, "auto", False)
+    dist, _ = _warpgraph.sssp(eng, np.array([n], dtype=np.int64), _NONNEGATIVE, "auto", False)
     row = dist[0, :n]
     reached = np.flatnonzero(np.isfinite(row) if cutoff is None else row <= cutoff)
     reached = reached[np.argsort(row[reached], kind="stable")]
@@ -383,7 +385,7 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     if source == target:
         return 0
     _nonnegative(G, weight)
-    dist, _, ints = _search(G, s, _ONE_SOURCE, weight, ties_matter=False)
+    dist, _, ints = _search(G, s, _NONNEGATIVE, weight, ties_matter=False)
     t = G.index.get(target) if target in G else None
     if t is None or not np.isfinite(dist[t]):
         raise _nx().NetworkXNoPath(f"Node {target} not reachable from {source}")
@@ -416,7 +418,7 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     def rows():
         for first in range(0, n, _BLOCK):
             src = np.arange(first, min(n, first + _BLOCK), dtype=np.int64)
-            dist, _ = _warpgraph.sssp(eng, src, "dijkstra", "auto", False)
+            dist, _ = _warpgraph.sssp(eng, src, _NONNEGATIVE, "auto", False)
             for i, s in enumerate(src.tolist()):
                 yield nodes[s], _dist_dict(G, dist[i], s, ints, cutoff)
 
@@ -629,7 +631,7 @@ def johnson(G, weight="weight"):
             _warpgraph.potentials_check(eng)
         except _warpgraph.NegativeCycle:
             raise _unbounded() from None
-    method = "bellman-ford" if _has_negative(w) else "dijkstra"
+    method = "bellman-ford" if _has_negative(w) else _NONNEGATIVE
     nodes = G.nodes
     n = len(nodes)
     out = {}
@@ -745,6 +747,28 @@ _CHECKS = {
 }
 
 
+#: The key of the converted graph in ``G.__networkx_cache__``.
+_CACHE_KEY = "warpgraph"
+
+
+def _converted(G):
+    """The :class:`warpgraph.Graph` standing for the NetworkX graph ``G``: made on the
+    first call and kept in ``G.__networkx_cache__``, where NetworkX keeps its backends'
+    conversions and which it clears when ``G`` changes through its methods
+    (``add_edge``, ``remove_node``, ...); so a later call on the unchanged graph reuses
+    the adjacency arrays already converted and the engine graphs already built (and kept
+    on a GPU). Not kept where NetworkX keeps no conversions
+    (``nx.config.cache_converted_graphs`` off, or ``G.__networkx_cache__`` None)."""
+    cache = getattr(G, "__networkx_cache__", None)
+    config = getattr(_nx(), "config", None)
+    if cache is None or not getattr(config, "cache_converted_graphs", False):
+        return Graph.from_networkx(G)
+    g = cache.get(_CACHE_KEY)
+    if g is None:
+        g = cache[_CACHE_KEY] = Graph.from_networkx(G)
+    return g
+
+
 class BackendInterface:
     """What NetworkX's dispatcher asks of a backend."""
 
@@ -752,8 +776,9 @@ class BackendInterface:
     def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
                         preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
                         graph_name=None):
-        """A :class:`warpgraph.Graph` standing for ``G`` (converted lazily, per weight)."""
-        return Graph.from_networkx(G)
+        """A :class:`warpgraph.Graph` standing for ``G`` (converted lazily, per weight),
+        made once per graph and kept (see :func:`_converted`)."""
+        return _converted(G)
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):

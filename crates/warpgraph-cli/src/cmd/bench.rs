@@ -84,7 +84,9 @@ pub struct BenchArgs {
     graph: GraphArgs,
     /// Algorithm variant (as in the problem's own command; default: its default). BFS:
     /// the direction on the CPU (optimizing, top-down, bottom-up), the technique step on
-    /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned).
+    /// the GPU (baseline, scheduling, balancing, direction, enterprise, tuned). SSSP: a
+    /// method, or nonnegative (the method chosen for the device and the roots: auto on a
+    /// GPU, dijkstra per root in parallel on the CPU).
     #[arg(long)]
     algo: Option<String>,
     /// SSSP: the bucket width of delta-stepping (with --algo delta-stepping): a number, or
@@ -224,6 +226,9 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
             k.max,
             report.setup_seconds.unwrap_or(0.0)
         );
+        if args.problem == Problem::Bfs {
+            println!("{}", beyond_kernels(&report.trials, g.num_vertices()));
+        }
         if args.warm_each {
             println!("(--warm-each: each root searched once more, untimed, just before)");
         }
@@ -237,6 +242,35 @@ pub fn run(args: BenchArgs, quiet: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A GPU search's time beyond its kernels, end to end on the graph kept on the GPU: the
+/// median per search, and what the copy of the tree back (depth and parent, 8 bytes a
+/// vertex, into page-locked host memory) would move per second if it were all of it.
+/// The rest is launches, the host's waits, and a GPU or bus waking from the idle that
+/// verifying the last tree on the CPU left it in (`--warm-each` takes that away).
+fn beyond_kernels(trials: &[Trial], n: usize) -> String {
+    let mut extra: Vec<f64> = trials
+        .iter()
+        .filter_map(|t| t.kernel_seconds.map(|k| (t.seconds - k).max(0.0)))
+        .collect();
+    extra.sort_by(f64::total_cmp);
+    let Some(&median) = extra.get(extra.len() / 2) else {
+        return String::new();
+    };
+    let bytes = 8.0 * n as f64;
+    let rate = match median > 0.0 {
+        true => format!(
+            ", {:.1} GB/s if all of it were the copy",
+            bytes / median / 1e9
+        ),
+        false => String::new(),
+    };
+    format!(
+        "beyond the kernels: median {:.3} ms per search; the tree copied back: {:.1} MB{rate}",
+        median * 1e3,
+        bytes / 1e6
+    )
 }
 
 /// What a benchmark of one problem returns: the algorithm's name, the one-time setup
@@ -259,21 +293,39 @@ fn bench_bfs(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
 }
 
 fn bench_sssp(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
-    let mut algo: sssp::Algorithm = args.algo.as_deref().unwrap_or("auto").parse()?;
-    if let (Some(d), sssp::Algorithm::DeltaStepping(_)) = (args.delta, algo) {
-        algo = sssp::Algorithm::DeltaStepping(d);
-    }
+    let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
+    let algo = sssp_algorithm(args.algo.as_deref(), args.delta, device, roots.len(), g)?;
     let start = Instant::now();
     let mut runner = sssp::SsspRunner::new(device, g)?;
     args.extract_min.apply(&mut runner, &algo)?;
     let setup = matches!(device, Device::Cuda(_)).then(|| start.elapsed().as_secs_f64());
-    let roots = pick_sources(g, args.trials.unwrap_or(16), args.root_seed);
     let t = sssp_trials(g, &mut runner, &algo, &roots)?;
     let name = match device {
         Device::Cuda(_) => format!("{}-gpu", algo.name()),
         _ => algo.name().to_string(),
     };
     Ok((name, setup, t))
+}
+
+/// The method `bench sssp` runs from `sources` roots on `device`: `--algo` (default
+/// `auto`) as the library's [`sssp::Request`] decides it (`nonnegative` by the device and
+/// the number of sources), `--delta` the width of delta-stepping.
+fn sssp_algorithm(
+    algo: Option<&str>,
+    delta: Option<sssp::Delta>,
+    device: Device,
+    sources: usize,
+    g: &Graph,
+) -> Result<sssp::Algorithm> {
+    let request: sssp::Request = algo.unwrap_or("auto").parse()?;
+    let negative = || g.out().weights().min_f64().is_some_and(|x| x < 0.0);
+    let negative = request == sssp::Request::NonNegative && negative();
+    Ok(
+        match (request.algorithm(device, sources, negative), delta) {
+            (sssp::Algorithm::DeltaStepping(_), Some(d)) => sssp::Algorithm::DeltaStepping(d),
+            (a, _) => a,
+        },
+    )
 }
 
 fn bench_mst(g: &Graph, device: Device, args: &BenchArgs) -> Result<Outcome> {
@@ -409,5 +461,39 @@ impl BenchArgs {
             switch: self.switch,
             json_out: self.json_out.as_deref(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpgraph::sssp::{Algorithm, Delta};
+
+    /// `bench sssp`'s method for one and for many roots on the CPU and on a GPU (no GPU
+    /// needed: nothing is opened): as named, `nonnegative` by the library's rule, the
+    /// GPU's O(n^2) Dijkstra only by name.
+    #[test]
+    fn sssp_method_for_the_roots() {
+        let g = warpgraph::Graph::empty(4, true);
+        let pick = |algo, device, k| sssp_algorithm(algo, None, device, k, &g).unwrap();
+        let gpu = Device::Cuda(0);
+        for k in [1, 16] {
+            assert_eq!(pick(None, gpu, k), Algorithm::Auto);
+            assert_eq!(pick(None, Device::Cpu, k), Algorithm::Auto);
+            assert_eq!(pick(Some("nonnegative"), gpu, k), Algorithm::Auto);
+            assert_eq!(pick(Some("dijkstra"), gpu, k), Algorithm::Dijkstra);
+        }
+        let one = Algorithm::DeltaStepping(Delta::Auto);
+        assert_eq!(pick(Some("nonnegative"), Device::Cpu, 1), one);
+        assert_eq!(
+            pick(Some("nonnegative"), Device::Cpu, 16),
+            Algorithm::Dijkstra
+        );
+        let d = Some(Delta::Fixed(2.0));
+        assert_eq!(
+            sssp_algorithm(Some("delta-stepping"), d, gpu, 16, &g).unwrap(),
+            Algorithm::DeltaStepping(Delta::Fixed(2.0))
+        );
+        assert!(sssp_algorithm(Some("fastest"), None, gpu, 1, &g).is_err());
     }
 }

@@ -315,6 +315,81 @@ impl FromStr for Algorithm {
     }
 }
 
+/// What a caller asks shortest paths of: one method by name, or "shortest paths of a
+/// graph with non-negative weights, the fastest way here" (what scipy's and NetworkX's
+/// `dijkstra` mean: the name of a problem there, not of a method).
+///
+/// [`Request::algorithm`] is the one place that turns a request into a method for a
+/// number of sources on a device; every front end that runs shortest paths from several
+/// sources (the Python `csgraph` and NetworkX functions) goes through it. A
+/// [`Request::Named`] method runs as named, [`Algorithm::Dijkstra`] on a GPU included
+/// (the CUDA SSSP thesis's O(n^2) Dijkstra with a parallel ExtractMin); nothing else
+/// picks that one.
+///
+/// ```
+/// use warpgraph::device::Device;
+/// use warpgraph::sssp::{Algorithm, Delta, Request};
+/// let r: Request = "nonnegative".parse().unwrap();
+/// assert_eq!(r.algorithm(Device::Cuda(0), 16, false), Algorithm::Auto);
+/// assert_eq!(r.algorithm(Device::Cpu, 16, false), Algorithm::Dijkstra);
+/// assert_eq!(r.algorithm(Device::Cpu, 1, false), Algorithm::DeltaStepping(Delta::Auto));
+/// let named: Request = "dijkstra".parse().unwrap();
+/// assert_eq!(named.algorithm(Device::Cuda(0), 16, false), Algorithm::Dijkstra);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Request {
+    /// This method, whatever the device and the number of sources.
+    Named(Algorithm),
+    /// Non-negative weights, the method left to [`Request::algorithm`]; a negative arc is
+    /// an [`Error::NegativeWeight`], as for Dijkstra. Named `"nonnegative"`.
+    NonNegative,
+}
+
+impl Request {
+    /// The name of [`Request::NonNegative`].
+    pub const NONNEGATIVE: &'static str = "nonnegative";
+
+    /// The method to run from `sources` sources on `device` (resolved: [`Device::Cpu`]
+    /// or [`Device::Cuda`]); `negative`: whether the graph has an arc of negative weight
+    /// (only [`Request::NonNegative`] looks at it).
+    ///
+    /// [`Request::NonNegative`]:
+    /// - on a GPU, [`Algorithm::Auto`] (near-far buckets, or owner-local on road-like
+    ///   graphs), the graph uploaded once for all the sources; with a negative arc,
+    ///   [`Algorithm::DeltaStepping`], which refuses it ([`Error::NegativeWeight`]) where
+    ///   `auto` would fall back to Bellman-Ford;
+    /// - on the CPU, one source: [`Algorithm::DeltaStepping`] (parallel); several:
+    ///   [`Algorithm::Dijkstra`], the sources in parallel, one per core. Both refuse a
+    ///   negative arc reachable from the source.
+    pub fn algorithm(&self, device: Device, sources: usize, negative: bool) -> Algorithm {
+        match (*self, device) {
+            (Request::Named(a), _) => a,
+            (Request::NonNegative, Device::Cuda(_)) if !negative => Algorithm::Auto,
+            (Request::NonNegative, Device::Cuda(_)) => Algorithm::DeltaStepping(Delta::Auto),
+            (Request::NonNegative, _) if sources == 1 => Algorithm::DeltaStepping(Delta::Auto),
+            (Request::NonNegative, _) => Algorithm::Dijkstra,
+        }
+    }
+}
+
+impl FromStr for Request {
+    type Err = Error;
+
+    /// `"nonnegative"`, or a method's name ([`Algorithm`]'s [`FromStr`]).
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            Request::NONNEGATIVE => Ok(Request::NonNegative),
+            _ => s.parse().map(Request::Named).map_err(|_| {
+                Error::InvalidArgument(format!(
+                    "unknown shortest-path method '{s}' (expected {} or {})",
+                    Request::NONNEGATIVE,
+                    Algorithm::NAMES.join(", ")
+                ))
+            }),
+        }
+    }
+}
+
 /// Shortest paths from `source` by the chosen method.
 ///
 /// # Arguments
@@ -512,5 +587,56 @@ impl SsspRunner {
                 Ok((r, t.into()))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The method of every request, for one and for many sources, on the CPU and on a
+    /// GPU: the GPU's O(n^2) Dijkstra runs only when named.
+    #[test]
+    fn request_picks_the_method() {
+        let gpu = Device::Cuda(0);
+        let nonneg = Request::NonNegative;
+        for k in [1, 2, 64] {
+            assert_eq!(nonneg.algorithm(gpu, k, false), Algorithm::Auto, "{k}");
+            assert_eq!(
+                nonneg.algorithm(gpu, k, true),
+                Algorithm::DeltaStepping(Delta::Auto)
+            );
+            for a in Algorithm::NAMES {
+                let named: Request = a.parse().unwrap();
+                for d in [Device::Cpu, gpu] {
+                    assert_eq!(named.algorithm(d, k, false).name(), *a);
+                    assert_eq!(named.algorithm(d, k, true).name(), *a);
+                }
+            }
+        }
+        assert_eq!(
+            nonneg.algorithm(Device::Cpu, 1, false),
+            Algorithm::DeltaStepping(Delta::Auto)
+        );
+        assert_eq!(nonneg.algorithm(Device::Cpu, 2, false), Algorithm::Dijkstra);
+        for d in [Device::Cpu, gpu] {
+            for k in [1, 2, 64] {
+                for negative in [false, true] {
+                    let a = nonneg.algorithm(d, k, negative);
+                    assert!(!(matches!(d, Device::Cuda(_)) && a == Algorithm::Dijkstra));
+                    // What refuses a negative arc still does.
+                    assert_eq!(
+                        a.allows_negative_weights(),
+                        !negative && a == Algorithm::Auto
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            "nonnegative".parse::<Request>().unwrap(),
+            Request::NonNegative
+        );
+        let e = "fastest".parse::<Request>().unwrap_err().to_string();
+        assert!(e.contains("nonnegative") && e.contains("dijkstra"), "{e}");
     }
 }
