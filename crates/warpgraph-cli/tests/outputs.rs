@@ -52,7 +52,7 @@ fn an_output_too_big_for_its_disk_is_refused_at_once() {
     std::fs::write(dir.join("g.gr"), "p sp 4000000 1\na 1 2 5\n").unwrap();
     let err = fails(&["apsp", "g.gr", "-o", "d.tsv"], dir);
     assert!(
-        err.contains("d.tsv: the distances of up to 4,000,000 x 4,000,000 pairs"),
+        err.contains("d.tsv: the .tsv of up to 4,000,000 x 4,000,000 reachable pairs needs "),
         "{err}"
     );
     assert!(

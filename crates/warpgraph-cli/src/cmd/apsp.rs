@@ -118,10 +118,7 @@ fn check_room(p: &Path, kind: Kind, n: u64, g: Option<&Graph>, predecessors: boo
     };
     let what = match kind {
         Kind::Npy => format!("the {0} x {0} distance matrix", commas(n)),
-        Kind::Tsv => format!(
-            "the distances of up to {0} x {0} pairs (as text, all reachable at most)",
-            commas(n)
-        ),
+        Kind::Tsv => format!("the .tsv of up to {0} x {0} reachable pairs", commas(n)),
     };
     check_output(p, &what, needed, ROOM_HINT)
 }
