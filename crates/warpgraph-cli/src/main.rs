@@ -81,6 +81,8 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C (or SIGTERM) while a result is being written removes its unfinished file.
+    warpgraph::io::output::remove_on_signals();
     // Every WARPGRAPH_* variable is read once, by the library; a value it cannot parse
     // stops the run here, named, rather than being ignored.
     if let Err(e) = warpgraph::settings::get().check() {

@@ -55,6 +55,21 @@ pub enum Error {
         available: u64,
     },
 
+    /// An output file would not fit on its file system (checked before writing).
+    #[error(
+        "{}: the output needs {} but its file system has only {} free; write to a file \
+         system with more room, or write less",
+        path.display(), fmt_bytes(*.needed), fmt_bytes(*.free)
+    )]
+    NoSpace {
+        /// The output file.
+        path: PathBuf,
+        /// Bytes the output needs (exact, or a safe upper bound).
+        needed: u64,
+        /// Bytes free on the file system that would hold it.
+        free: u64,
+    },
+
     /// A count exceeds what warpgraph's representation can hold.
     #[error("{what} is {value}, more than the limit of {limit}")]
     TooLarge {

@@ -10,8 +10,8 @@ use apsp_support::{graph, graph_strategy, run, INF};
 use proptest::strategy::{Strategy, ValueTree};
 use warpgraph::apsp::sink::NpyDtype;
 use warpgraph::apsp::{
-    apsp, verify_matrix, verify_row, Algorithm, ApspOptions, DistMatrix, DistType, Dists,
-    MatrixSink, NpySink, RowBlock, RowSink, TsvSink, VerifyingSink,
+    apsp, npy_file_size, tsv_size_bound, verify_matrix, verify_row, Algorithm, ApspOptions,
+    DistMatrix, DistType, Dists, MatrixSink, NpySink, RowBlock, RowSink, TsvSink, VerifyingSink,
 };
 use warpgraph::{Error, VertexIds, Weights};
 
@@ -227,8 +227,12 @@ fn npy_output_reads_back() {
         &mut sink,
     )
     .unwrap();
-    drop(sink);
+    assert!(!path.exists(), "the file appears only on commit");
+    sink.commit().unwrap();
     let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes.len() as u64, npy_file_size(2));
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary file left");
     let (descr, shape, data) = read_npy(&bytes);
     assert_eq!((descr.as_str(), shape), ("<i8", (2, 2)));
     let vals: Vec<i64> = data
@@ -303,6 +307,88 @@ fn tsv_output_reads_back() {
             count += 1;
         }
         assert_eq!(count as u64, m.reachable_pairs());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Output sizes, known before the run.
+
+#[test]
+fn npy_size_is_exact() {
+    for n in [0usize, 1, 2, 3, 7, 40] {
+        for (w, dtype) in [
+            (
+                Weights::from(vec![3i64; n.saturating_sub(1)]),
+                NpyDtype::Native,
+            ),
+            (
+                Weights::from(vec![0.5f64; n.saturating_sub(1)]),
+                NpyDtype::F64,
+            ),
+        ] {
+            let arcs: Vec<(u32, u32)> = (1..n as u32).map(|v| (v - 1, v)).collect();
+            let g = graph(n as u64, &arcs, w, true);
+            let mut sink = NpySink::new(Vec::new(), "<memory>").with_dtype(dtype);
+            apsp(&g, Algorithm::Johnson, &ApspOptions::default(), &mut sink).unwrap();
+            assert_eq!(sink.into_inner().len() as u64, npy_file_size(n), "n = {n}");
+        }
+    }
+    // 2^18 vertices: 512 GiB and a 128-byte header.
+    assert_eq!(npy_file_size(1 << 18), (1u64 << 39) + 128);
+    assert_eq!(npy_file_size(usize::MAX), u64::MAX);
+}
+
+fn tsv_bytes(g: &warpgraph::Graph, pred: bool) -> u64 {
+    let mut sink = TsvSink::new(Vec::new(), "<memory>", g.ids());
+    let opts = ApspOptions { predecessors: pred };
+    apsp(g, Algorithm::Johnson, &opts, &mut sink).unwrap();
+    sink.into_inner().len() as u64
+}
+
+#[test]
+fn tsv_bound_is_reached_and_never_passed() {
+    // Every pair reachable and every distance as long as the longest possible: the bound
+    // is the size. Ids 8..=11 cross from one digit to two.
+    let arcs = [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (3, 0),
+        (1, 0),
+        (2, 1),
+        (3, 2),
+        (0, 3),
+    ];
+    let g = graph(4, &arcs, Weights::from(vec![3i32; 8]), true)
+        .with_ids(VertexIds::Base(8))
+        .unwrap();
+    // Distances 0..=6: one digit, the bound's (n - 1) * 3 = 9.
+    for pred in [false, true] {
+        let bytes = tsv_bytes(&g, pred);
+        let bound = tsv_size_bound(&g, pred);
+        assert!(bytes <= bound, "{bytes} > {bound}");
+        // Predecessor ids are bounded by the longest (2 digits); with them the file has
+        // some one-digit ones.
+        if !pred {
+            assert_eq!(bytes, bound);
+        }
+    }
+    // Random graphs, negative and float weights, sparse ids: never passed.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for round in 0..40 {
+        let tg = graph_strategy(50).new_tree(&mut runner).unwrap().current();
+        let mut g = tg.build();
+        if round % 2 == 1 {
+            let ids: Vec<u64> = (0..tg.n as u64).map(|i| 7 * i * i + 3).collect();
+            g = g.with_ids(VertexIds::Map(ids.into())).unwrap();
+        }
+        let pred = round % 3 == 0;
+        let opts = ApspOptions { predecessors: pred };
+        if apsp(&g, Algorithm::Johnson, &opts, &mut warpgraph::apsp::Discard).is_err() {
+            continue; // a negative cycle: no output
+        }
+        let (bytes, bound) = (tsv_bytes(&g, pred), tsv_size_bound(&g, pred));
+        assert!(bytes <= bound, "round {round}: {bytes} > {bound}");
     }
 }
 

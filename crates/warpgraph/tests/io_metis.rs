@@ -239,6 +239,91 @@ fn graphs_metis_cannot_hold_are_refused() {
     }
 }
 
+/// A DIMACS graph (directed, ids `1..=n`) read from `text`.
+fn dimacs(text: &str) -> Graph {
+    common::read_text(
+        text.as_bytes(),
+        Format::Dimacs,
+        "g.gr",
+        &ReadOptions::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn symmetric_directed_graphs_are_written_as_undirected() {
+    // Both directions of every arc with equal weights, and an isolated vertex 5.
+    let g = dimacs(
+        "p sp 5 8\na 1 2 4\na 2 1 4\na 3 1 -7\na 1 3 -7\na 2 3 1\na 3 2 1\na 4 3 9\na 3 4 9\n",
+    );
+    assert!(g.is_directed());
+    let (back, text) = round_trip(&g);
+    let want = undirected(
+        5,
+        &[(0, 1), (0, 2), (1, 2), (2, 3)],
+        Weights::I32(vec![4, -7, 1, 9].into()),
+    );
+    assert_eq!(back, want, "{text}");
+    assert!(text.contains("\n5 4 1\n"), "{text}");
+    // Unweighted, with sparse ids of its own: they are renumbered 1..n.
+    let g = graph(3, &[(0, 2), (2, 0), (1, 2), (2, 1)], Weights::None, true)
+        .with_ids(VertexIds::Map(vec![10, 20, 30].into()))
+        .unwrap();
+    let (back, _) = round_trip(&g);
+    assert_eq!(back, undirected(3, &[(0, 2), (1, 2)], Weights::None));
+    // An empty directed graph is symmetric too.
+    let (back, _) = round_trip(&one_based(Graph::empty(3, true)));
+    assert_eq!(back, one_based(Graph::empty(3, false)));
+}
+
+/// The refusal of writing `g` as METIS.
+fn metis_refusal(g: &Graph) -> String {
+    let (dir, path, r) = common::write_temp(g, "graph");
+    assert!(!path.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    match r {
+        Err(Error::Unsupported(m)) => m,
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn asymmetric_directed_graphs_are_refused_naming_the_arc() {
+    // The first arc without a reverse, in the input's own ids.
+    let g = graph(3, &[(0, 1), (1, 0), (1, 2)], Weights::None, true)
+        .with_ids(VertexIds::Map(vec![10, 20, 30].into()))
+        .unwrap();
+    let m = metis_refusal(&g);
+    assert!(
+        m.contains("the arc 20 -> 30 has no reverse arc 30 -> 20"),
+        "{m}"
+    );
+    assert!(m.contains("--undirected"), "{m}");
+    // Unequal weights.
+    let g = dimacs("p sp 3 4\na 2 3 5\na 3 2 5\na 1 2 4\na 2 1 6\n");
+    let m = metis_refusal(&g);
+    assert!(
+        m.contains("the arc 1 -> 2 has weight 4 but its reverse 2 -> 1 has weight 6"),
+        "{m}"
+    );
+    // A multi-arc mirrored once.
+    let g = dimacs("p sp 3 3\na 2 3 5\na 3 2 5\na 2 3 5\n");
+    let m = metis_refusal(&g);
+    assert!(
+        m.contains("the arc 2 -> 3 appears 2 times but its reverse 3 -> 2 1 times"),
+        "{m}"
+    );
+    // One reverse arc in a big symmetric graph: the fingerprint notices.
+    let n = 3000u32;
+    let mut e: Vec<(u32, u32)> = (1..n).flat_map(|v| [(v - 1, v), (v, v - 1)]).collect();
+    e.push((7, 2000));
+    let m = metis_refusal(&one_based(graph(n as u64, &e, Weights::None, true)));
+    assert!(
+        m.contains("the arc 8 -> 2001 has no reverse arc 2001 -> 8"),
+        "{m}"
+    );
+}
+
 // ---------------------------------------------------------------- malformed inputs
 
 #[test]

@@ -11,10 +11,10 @@ use warpgraph::apsp::{
     self, Algorithm, ApspOptions, Backend, Discard, NpySink, RowSink, TsvSink, VerifyingSink,
 };
 use warpgraph::cuda::team::TeamSpec;
-use warpgraph::Error;
+use warpgraph::{Error, Graph};
 
 use crate::args::{choice, commas};
-use crate::cmd::common::{ext, RunArgs};
+use crate::cmd::common::{check_output, ext, RunArgs};
 use crate::cmd::sssp::EXIT_NEGATIVE_CYCLE;
 use crate::progress::Bar;
 use crate::source::GraphArgs;
@@ -23,7 +23,12 @@ use crate::source::GraphArgs;
 #[command(after_help = "\
 The n x n result is streamed to --output as rows are produced: .npy (NumPy, row-major,
 indexed by vertex number 0..n in file order; inf / the documented sentinel for unreachable)
-or .tsv (source, target, distance in file ids, reachable pairs only). Floyd-Warshall needs
+or .tsv (source, target, distance in file ids, reachable pairs only). Before any work the
+output is checked for room: a .npy's exact size (n x n x 8 bytes and a header), a .tsv's
+upper bound (every pair reachable at the longest possible distance) against the free space
+of the file system that holds it; one that cannot fit is refused with both sizes. The rows
+go to a temporary file beside the output (.NAME.tmp-PID), renamed when complete: a failure,
+a negative cycle or Ctrl-C (SIGINT, SIGTERM) leaves neither file. Floyd-Warshall needs
 the whole matrix in memory and is refused, with the bytes needed and available, when it
 does not fit; Johnson needs only a block of rows.
 
@@ -69,7 +74,71 @@ pub struct ApspArgs {
     run: RunArgs,
 }
 
+/// The kind of `--output` file, told by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Npy,
+    Tsv,
+}
+
+/// The output's kind, refused before any work when the extension or the options do not
+/// suit it.
+fn output_kind(p: &Path, predecessors: bool) -> Result<Kind> {
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("npy") if predecessors => bail!(
+            "{}: .npy holds distances only; write predecessors to a .tsv",
+            p.display()
+        ),
+        Some("npy") => Ok(Kind::Npy),
+        Some("tsv" | "txt") => Ok(Kind::Tsv),
+        _ => bail!("{}: give the output a .npy or .tsv extension", p.display()),
+    }
+}
+
+/// The vertex count of `--generate SPEC`, where the spec alone fixes it.
+fn generated_vertices(spec: &str) -> Option<u64> {
+    use warpgraph::generate::Generator as G;
+    match crate::source::parse_spec(spec).ok()? {
+        G::Kronecker { scale, .. } | G::Rmat { scale, .. } | G::Ssca2 { scale, .. } => {
+            1u64.checked_shl(scale)
+        }
+        G::Uniform { vertices, .. } => Some(vertices),
+        G::Grid { rows, cols, .. } => Some(rows as u64 * cols as u64),
+    }
+}
+
+/// Refuses an output that cannot fit on its disk: `.npy` by its exact size (from the
+/// vertex count alone), `.tsv` by the bound of every pair reachable at the longest
+/// distance.
+fn check_room(p: &Path, kind: Kind, n: u64, g: Option<&Graph>, predecessors: bool) -> Result<()> {
+    let needed = match (kind, g) {
+        (Kind::Npy, _) => apsp::npy_file_size(usize::try_from(n).unwrap_or(usize::MAX)),
+        (Kind::Tsv, Some(g)) => apsp::tsv_size_bound(g, predecessors),
+        (Kind::Tsv, None) => return Ok(()),
+    };
+    let what = match kind {
+        Kind::Npy => format!("the {0} x {0} distance matrix", commas(n)),
+        Kind::Tsv => format!("the .tsv of up to {0} x {0} reachable pairs", commas(n)),
+    };
+    check_output(p, &what, needed, ROOM_HINT)
+}
+
+const ROOM_HINT: &str = "apsp writes a row for every vertex: give -o a path on a file system \
+    with more room, run without -o (--verify checks the rows as they stream by), or write \
+    single rows with `warpgraph sssp --source V -o FILE`";
+
 pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
+    // In a team spanning processes only rank 0's process gets the matrix (and writes it).
+    let kind = match &args.run.output {
+        Some(p) => Some((p.as_path(), output_kind(p, args.predecessors)?)),
+        None => None,
+    };
+    if let (Some((p, k @ Kind::Npy)), Some(n)) = (
+        kind,
+        args.graph.generate.as_deref().and_then(generated_vertices),
+    ) {
+        check_room(p, k, n, None, args.predecessors)?;
+    }
     let device = args.run.team_device("APSP", quiet, args.gpus.is_some())?;
     let gpu = device.gpu()?;
     let team = match args.gpus {
@@ -86,31 +155,18 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
         None => device.describe(),
     };
     let (g, graph_name) = args.graph.load(quiet)?;
-    let mut npy;
-    let mut tsv;
-    let mut discard = Discard;
-    // In a team spanning processes only rank 0's process gets the matrix (and writes it).
     let reports = team.as_ref().is_none_or(TeamSpec::has_root);
-    let output = args.run.output.as_ref().filter(|_| reports);
-    let sink: &mut dyn RowSink = match output {
+    let kind = kind.filter(|_| reports);
+    if let Some((p, k)) = kind {
+        check_room(p, k, g.num_vertices() as u64, Some(&g), args.predecessors)?;
+    }
+    let mut npy = None;
+    let mut tsv = None;
+    let mut discard = Discard;
+    let sink: &mut dyn RowSink = match kind {
         None => &mut discard,
-        Some(p) => match p.extension().and_then(|e| e.to_str()) {
-            Some("npy") if args.predecessors => {
-                bail!(
-                    "{}: .npy holds distances only; write predecessors to a .tsv",
-                    p.display()
-                )
-            }
-            Some("npy") => {
-                npy = NpySink::create(p)?;
-                &mut npy
-            }
-            Some("tsv" | "txt") => {
-                tsv = TsvSink::create(p, g.ids())?;
-                &mut tsv
-            }
-            _ => bail!("{}: give the output a .npy or .tsv extension", p.display()),
-        },
+        Some((p, Kind::Npy)) => npy.insert(NpySink::create(p)?),
+        Some((p, Kind::Tsv)) => tsv.insert(TsvSink::create(p, g.ids())?),
     };
     let mut verifying;
     let sink: &mut dyn RowSink = if args.run.verify && reports {
@@ -133,18 +189,18 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
                 ids.join(" -> "),
                 ids.first().map_or("", String::as_str)
             );
-            if let Some(p) = &args.run.output {
-                remove_partial(p);
-            }
             return Ok(ExitCode::from(EXIT_NEGATIVE_CYCLE));
         }
-        Err(e) => {
-            if let Some(p) = &args.run.output {
-                remove_partial(p);
-            }
-            return Err(e.into());
-        }
+        Err(e) => return Err(e.into()),
     };
+    // The rows are complete: the file takes its name (an unfinished one is removed when
+    // its sink is dropped, on an error above).
+    if let Some(s) = npy {
+        s.commit()?;
+    }
+    if let Some(s) = tsv {
+        s.commit()?;
+    }
     if !reports {
         eprintln!("{where_}: done (the process of rank 0 reports)");
         return Ok(ExitCode::SUCCESS);
@@ -181,9 +237,4 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A failed run must not leave a partial matrix that looks like a result.
-fn remove_partial(p: &Path) {
-    let _ = std::fs::remove_file(p);
 }

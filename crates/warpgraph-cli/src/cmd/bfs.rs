@@ -4,10 +4,13 @@ use anyhow::Result;
 use clap::Args;
 use warpgraph::bfs::{self, cuda::Variant, Direction, UNREACHED};
 use warpgraph::cuda::team::TeamSpec;
+use warpgraph::io::space;
 
 use crate::args::{choice, commas, parse_gpus, Gpus};
 use crate::cmd::bfs_common::{cpu_options, runner, team_ways, SwitchArgs};
-use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
+use crate::cmd::common::{
+    check_output, ext, in_kernels, source, write_atomic, RunArgs, TABLE_HINT,
+};
 use crate::source::GraphArgs;
 
 #[derive(Debug, Args)]
@@ -60,6 +63,9 @@ pub struct BfsArgs {
     switch: SwitchArgs,
 }
 
+/// The `-o` file's first line.
+const HEADER: &str = "vertex\tdepth\tparent\n";
+
 pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
     // A team opens its GPUs itself, and is refused before loading where there is none.
     let team_device = match args.gpus {
@@ -78,6 +84,13 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
         }
     };
     let s = source(&g, args.source)?;
+    let out_size = args.run.output.as_ref().map(|p| {
+        let depth = space::digits(g.num_vertices().saturating_sub(1) as u64);
+        (p, space::vertex_table_bound(&g, HEADER.len() as u64, depth))
+    });
+    if let Some((p, size)) = out_size {
+        check_output(p, "the result", size, TABLE_HINT)?;
+    }
     let (tree, times, algorithm, where_) = match args.gpus {
         None => {
             let mut runner = runner(device, &g, args.direction, args.gpu_variant, args.switch)?;
@@ -116,9 +129,9 @@ pub fn run(args: BfsArgs, quiet: bool) -> Result<()> {
         None
     };
     let edges = warpgraph::bench::edges_reached(&g, |v| tree.depth[v as usize] != UNREACHED);
-    if let Some(path) = &args.run.output {
-        write_atomic(path, |w| {
-            writeln!(w, "vertex\tdepth\tparent")?;
+    if let Some((path, size)) = out_size {
+        write_atomic(path, Some(size), |w| {
+            w.write_all(HEADER.as_bytes())?;
             for v in 0..g.num_vertices() as u32 {
                 let d = tree.depth[v as usize];
                 if d == UNREACHED {

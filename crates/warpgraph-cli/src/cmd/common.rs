@@ -1,5 +1,5 @@
-//! Pieces shared by the algorithm commands: device and source choice, atomic result files,
-//! the GPU Dijkstra's block size.
+//! Pieces shared by the algorithm commands: device and source choice, result files checked
+//! for room and written whole or not at all, the GPU Dijkstra's block size.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -7,6 +7,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::Args;
 use warpgraph::device::Device;
+use warpgraph::error::fmt_bytes;
+use warpgraph::io::OutputFile;
 use warpgraph::sssp::{Algorithm, SsspRunner};
 use warpgraph::{Graph, VertexId};
 
@@ -23,7 +25,9 @@ pub struct RunArgs {
     /// Check the result with an independent verifier and report PASS or fail.
     #[arg(long)]
     pub verify: bool,
-    /// Write the result as TSV (with a header line) to this file.
+    /// Write the result as TSV (with a header line) to this file: refused first when its
+    /// file system has no room for it; written under a temporary name and renamed when
+    /// complete (a failure or Ctrl-C leaves neither file).
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<std::path::PathBuf>,
     /// Print a machine-readable JSON summary instead of text.
@@ -95,29 +99,65 @@ pub fn source(g: &Graph, given: Option<u64>) -> Result<VertexId> {
     }
 }
 
-/// Writes a result file atomically: a temporary file beside `path`, renamed when complete.
+/// Refuses, before any work, an output of `needed` bytes (exact or an upper bound) that
+/// its file system has no room for: `what` names the output ("the distance matrix") and
+/// `hint` says what to do instead, after both sizes.
+pub fn check_output(path: &Path, what: &str, needed: u64, hint: &str) -> Result<()> {
+    match warpgraph::io::space::check_space(path, needed) {
+        Err(warpgraph::Error::NoSpace { needed, free, .. }) => Err(anyhow::anyhow!(
+            "{}: {what} needs {} but the file system there has only {} free; {hint}",
+            path.display(),
+            fmt_bytes(needed),
+            fmt_bytes(free)
+        )),
+        r => Ok(r?),
+    }
+}
+
+/// The hint of a result table that does not fit.
+pub const TABLE_HINT: &str = "write it to a file system with more room (another -o path)";
+
+/// Writes a result file whole or not at all: checks that `size` bytes (an upper bound;
+/// `None`: counted by a first, discarded pass of `body`) fit, then writes a temporary
+/// file beside `path` ([`OutputFile`]: removed on a failure or Ctrl-C), renamed to `path`
+/// when complete.
 pub fn write_atomic(
     path: &Path,
-    body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    size: Option<u64>,
+    body: impl Fn(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => ".".into(),
+    let size = match size {
+        Some(s) => s,
+        None => {
+            let mut count = Counter(0);
+            body(&mut count)?;
+            count.0
+        }
     };
-    let tmp = tempfile::Builder::new()
-        .prefix(".warpgraph-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    check_output(path, "the result", size, TABLE_HINT)?;
+    let mut file = OutputFile::create(path)?;
     {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        let mut w = BufWriter::with_capacity(1 << 20, &mut file);
         body(&mut w)
             .and_then(|_| w.flush())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    tmp.persist(path)
-        .with_context(|| format!("writing {}", path.display()))?;
+    file.commit()?;
     Ok(())
+}
+
+/// A writer that only counts bytes.
+struct Counter(u64);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A vertex for output: its file id, or -1 for "none".

@@ -13,14 +13,21 @@ use crate::progress::Bar;
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
-The output is written to a temporary file beside OUT and renamed into place only when
-complete: a failure never leaves a truncated OUT, and IN is never modified.
+The output is written to a temporary file beside OUT (.OUT.tmp-PID) and renamed into place
+only when complete: a failure or Ctrl-C never leaves a truncated OUT (nor the temporary
+file), and IN is never modified. An upper bound on OUT's size is checked against the free
+space of its file system first; an output that cannot fit is refused with both sizes.
+
+METIS (.graph) holds undirected graphs: a directed graph (.gr, an edge list) converts when
+it holds both directions of every arc with equal weights; otherwise the first arc without
+an equal reverse is named, in the input's ids (read it with --undirected instead).
 
 Examples:
   warpgraph convert road.gr road.wg                   # DIMACS to binary (fast reloads)
   warpgraph convert web.txt web.wg                    # SNAP ids are kept in the .wg
   warpgraph convert g.mtx g.el --to el                # Matrix Market to edge list
-  warpgraph convert g.gr g.graph --undirected --duplicates min   # METIS needs undirected")]
+  warpgraph convert sym.gr sym.graph                  # both directions of each arc: METIS
+  warpgraph convert g.gr g.graph --undirected --duplicates min   # any .gr made undirected")]
 pub struct ConvertArgs {
     /// Input graph file.
     input: PathBuf,

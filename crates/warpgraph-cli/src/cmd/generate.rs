@@ -16,6 +16,10 @@ use crate::progress::Bar;
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
+The graph is generated, then its file checked for room (an upper bound on its size against
+the free space there: refused with both sizes when it cannot fit) and written under a
+temporary name (.NAME.tmp-PID) renamed when complete; a failure or Ctrl-C leaves neither.
+
 Examples:
   warpgraph generate kron --scale 20 -o kron20.wg
   warpgraph generate kron --scale 16 --weights int:1:255 --undirected -o k16.gr

@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
+use warpgraph::io::space;
 use warpgraph::mst::{self, Algorithm};
 
 use crate::args::{choice, commas};
-use crate::cmd::common::{write_atomic, RunArgs};
+use crate::cmd::common::{check_output, write_atomic, RunArgs, TABLE_HINT};
 use crate::source::GraphArgs;
 
 #[derive(Debug, Args)]
@@ -31,6 +32,9 @@ pub struct MstArgs {
     run: RunArgs,
 }
 
+/// The `-o` file's first line.
+const HEADER: &str = "u\tv\tweight\n";
+
 pub fn run(args: MstArgs, quiet: bool) -> Result<()> {
     args.run.open_early(&args.graph);
     let (g, graph_name) = args.graph.load(quiet)?;
@@ -39,6 +43,15 @@ pub fn run(args: MstArgs, quiet: bool) -> Result<()> {
             .device_for("MST", warpgraph::mst::CPU_ARCS_PER_THREAD_SECOND, &g, quiet)?;
     if mst::treats_as_undirected(&g) && !quiet && !args.run.json {
         eprintln!("note: the graph is directed; its arcs are taken as undirected edges (lighter direction kept)");
+    }
+    // Integer weights are bounded by the graph; float ones are counted once known.
+    let out_size = args.run.output.as_ref().map(|p| {
+        let bound = space::int_weight_len(&g)
+            .map(|w| space::forest_table_bound(&g, HEADER.len() as u64, w));
+        (p, bound)
+    });
+    if let Some((p, Some(size))) = out_size {
+        check_output(p, "the result", size, TABLE_HINT)?;
     }
     let gpu = device.gpu()?;
     let backend = match &gpu {
@@ -55,9 +68,9 @@ pub fn run(args: MstArgs, quiet: bool) -> Result<()> {
     } else {
         None
     };
-    if let Some(path) = &args.run.output {
-        write_atomic(path, |w| {
-            writeln!(w, "u\tv\tweight")?;
+    if let Some((path, size)) = out_size {
+        write_atomic(path, size, |w| {
+            w.write_all(HEADER.as_bytes())?;
             for (i, &(u, v)) in forest.edges.iter().enumerate() {
                 let wt = weight_text(&forest.weights, i);
                 writeln!(w, "{}\t{}\t{wt}", g.ids().external(u), g.ids().external(v))?;

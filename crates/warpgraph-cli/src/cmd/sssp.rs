@@ -5,12 +5,18 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
+use warpgraph::io::space;
 use warpgraph::sssp::{self, Algorithm, Delta, SsspResult, SsspRunner};
 use warpgraph::{Error, Graph};
 
 use crate::args::commas;
-use crate::cmd::common::{ext, in_kernels, source, write_atomic, RunArgs};
+use crate::cmd::common::{
+    check_output, ext, in_kernels, source, write_atomic, RunArgs, TABLE_HINT,
+};
 use crate::source::GraphArgs;
+
+/// The `-o` file's first line.
+const HEADER: &str = "vertex\tdistance\tparent\n";
 
 /// Exit code when a negative cycle makes shortest paths undefined.
 pub const EXIT_NEGATIVE_CYCLE: u8 = 3;
@@ -93,6 +99,15 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
     )?;
     let s = source(&g, args.source)?;
     let algo = algorithm(&args, &g)?;
+    // Integer distances are bounded by the graph; float ones are counted once known.
+    let out_size = args.run.output.as_ref().map(|p| {
+        let bound = space::int_distance_len(&g)
+            .map(|d| space::vertex_table_bound(&g, HEADER.len() as u64, d));
+        (p, bound)
+    });
+    if let Some((p, Some(size))) = out_size {
+        check_output(p, "the result", size, TABLE_HINT)?;
+    }
     let mut runner = SsspRunner::new(device, &g)?;
     args.extract_min.apply(&mut runner, &algo)?;
     let (result, times) = match runner.run(&g, s, &algo) {
@@ -118,8 +133,8 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
     };
     let parent = result.parent();
     let edges = warpgraph::bench::edges_reached(&g, |v| parent[v as usize] != warpgraph::NO_VERTEX);
-    if let Some(path) = &args.run.output {
-        write_atomic(path, |w| write_tsv(w, &g, &result))?;
+    if let Some((path, size)) = out_size {
+        write_atomic(path, size, |w| write_tsv(w, &g, &result))?;
     }
     if args.run.json {
         let j = serde_json::json!({
@@ -149,7 +164,7 @@ pub fn run(args: SsspArgs, quiet: bool) -> Result<ExitCode> {
 }
 
 fn write_tsv(w: &mut dyn Write, g: &Graph, r: &SsspResult) -> std::io::Result<()> {
-    writeln!(w, "vertex\tdistance\tparent")?;
+    w.write_all(HEADER.as_bytes())?;
     let parent = r.parent();
     for v in 0..g.num_vertices() as u32 {
         let p = parent[v as usize];

@@ -66,7 +66,7 @@ pub mod cuda;
 pub mod sink;
 pub mod verify;
 
-pub use sink::{Discard, MatrixSink, NpySink, TsvSink};
+pub use sink::{npy_file_size, tsv_size_bound, Discard, MatrixSink, NpySink, TsvSink};
 pub use verify::{verify_matrix, verify_negative_cycle, verify_row, VerifyingSink};
 
 use std::fmt;

@@ -35,7 +35,6 @@
 //! diagonal). Unreachable pairs have no line. Load with
 //! `pandas.read_csv(path, sep='\t')`.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -43,7 +42,8 @@ use rayon::prelude::*;
 
 use super::{DistMatrix, DistType, DistValues, Dists, RowBlock, RowSink, RowsInfo};
 use crate::error::{Error, Result};
-use crate::graph::{VertexId, VertexIds, NO_VERTEX};
+use crate::graph::{Graph, VertexId, VertexIds, NO_VERTEX};
+use crate::io::{space, OutputFile};
 
 /// Checks the row contract; returns the number of rows in `block`.
 fn check_block(info: Option<&RowsInfo>, next: usize, block: &RowBlock<'_>) -> Result<usize> {
@@ -259,16 +259,42 @@ pub struct NpySink<W: Write + Send> {
     buf: Vec<u8>,
 }
 
-impl NpySink<BufWriter<File>> {
-    /// Creates (or truncates) the file `path` and writes to it.
+impl NpySink<BufWriter<OutputFile>> {
+    /// Writes to a temporary file beside `path` ([`OutputFile`]): [`commit`] renames it to
+    /// `path` after `finish`; dropped without a commit, it is removed and `path` is left
+    /// as it was.
+    ///
+    /// [`commit`]: NpySink::commit
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be created.
     pub fn create(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let f = File::create(path).map_err(|e| Error::io(path, e))?;
+        let f = OutputFile::create(path)?;
         Ok(NpySink::new(BufWriter::with_capacity(1 << 20, f), path))
     }
+
+    /// Puts the complete file in place (call after the run's `finish`).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when flushing or the rename fails.
+    pub fn commit(self) -> Result<()> {
+        commit(self.out, &self.path)
+    }
+}
+
+/// Flushes `out` and renames its file into place.
+fn commit(out: BufWriter<OutputFile>, path: &Path) -> Result<()> {
+    out.into_inner()
+        .map_err(|e| Error::io(path, e.into_error()))?
+        .commit()
+}
+
+/// The exact size in bytes of [`NpySink`]'s file of an `n x n` matrix: the header (a
+/// multiple of 64 bytes) and 8 bytes per pair, saturating.
+pub fn npy_file_size(n: usize) -> u64 {
+    (npy_header("<i8", n).len() as u64)
+        .saturating_add((n as u64).saturating_mul(n as u64).saturating_mul(8))
 }
 
 impl<W: Write + Send> NpySink<W> {
@@ -405,23 +431,53 @@ pub struct TsvSink<'a, W: Write + Send> {
     next: usize,
 }
 
-impl<'a> TsvSink<'a, BufWriter<File>> {
-    /// Creates (or truncates) the file `path`; `ids` are the graph's ([`Graph::ids`]).
-    ///
-    /// [`Graph::ids`]: crate::Graph::ids
+impl<'a> TsvSink<'a, BufWriter<OutputFile>> {
+    /// Writes to a temporary file beside `path` ([`OutputFile`]), renamed to `path` by
+    /// [`commit`](TsvSink::commit); `ids` are the graph's ([`Graph::ids`]).
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be created.
     pub fn create(path: impl AsRef<Path>, ids: &'a VertexIds) -> Result<Self> {
         let path = path.as_ref();
-        let f = File::create(path).map_err(|e| Error::io(path, e))?;
+        let f = OutputFile::create(path)?;
         Ok(TsvSink::new(
             BufWriter::with_capacity(1 << 20, f),
             path,
             ids,
         ))
     }
+
+    /// Puts the complete file in place (call after the run's `finish`).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when flushing or the rename fails.
+    pub fn commit(self) -> Result<()> {
+        commit(self.out, &self.path)
+    }
 }
+
+/// An upper bound on the size in bytes of [`TsvSink`]'s file of `g`'s all pairs, reached
+/// when every pair is reachable and every distance is as long as the longest possible
+/// ([`space::int_distance_len`], or [`space::FLOAT_TEXT_MAX`] for float weights): the
+/// header, then per pair the source's and the target's ids, the distance, (with
+/// `predecessors` the longest id again) and the separators.
+pub fn tsv_size_bound(g: &Graph, predecessors: bool) -> u64 {
+    let n = g.num_vertices() as u64;
+    let (sum, max) = space::id_digits(g.ids(), g.num_vertices());
+    let dist = space::int_distance_len(g).unwrap_or(space::FLOAT_TEXT_MAX);
+    let (header, per_pair) = if predecessors {
+        (TSV_HEADER_PRED.len() as u64, 3 + dist + 1 + max)
+    } else {
+        (TSV_HEADER.len() as u64, 3 + dist)
+    };
+    // Every id appears n times as a source and n times as a target.
+    let ids = (sum as u128) * (n as u128) * 2;
+    let total = header as u128 + ids + (n as u128) * (n as u128) * (per_pair as u128);
+    u64::try_from(total).unwrap_or(u64::MAX)
+}
+
+const TSV_HEADER: &[u8] = b"source\ttarget\tdistance\n";
+const TSV_HEADER_PRED: &[u8] = b"source\ttarget\tdistance\tpredecessor\n";
 
 impl<'a, W: Write + Send> TsvSink<'a, W> {
     /// Writes to `out`, naming vertices by `ids`; `path` names `out` in error messages.
@@ -493,10 +549,10 @@ impl<W: Write + Send> RowSink for TsvSink<'_, W> {
                 )));
             }
         }
-        let header: &[u8] = if info.predecessors {
-            b"source\ttarget\tdistance\tpredecessor\n"
+        let header = if info.predecessors {
+            TSV_HEADER_PRED
         } else {
-            b"source\ttarget\tdistance\n"
+            TSV_HEADER
         };
         self.write(header)?;
         self.info = Some(*info);

@@ -35,7 +35,9 @@
 //! - The graph is undirected with ids `1..N` ([`VertexIds::Base`]`(1)`);
 //!   [`ReadOptions::undirected`](super::ReadOptions::undirected) changes nothing.
 //!
-//! Writing needs an undirected graph without self loops and with integer weights or none;
+//! Writing needs an undirected graph, or a directed one that holds both directions of every
+//! arc with equal weights (the same number of times: it is then written as the undirected
+//! graph it is), without self loops and with integer weights or none;
 //! it writes the header `n m` (or `n m 1` with weights) and one line per vertex, neighbours
 //! in CSR order. Parallel edges are written as they are (METIS's own tools reject them;
 //! warpgraph reads them back). A `%` comment line names warpgraph as the writer (and says so when the
@@ -55,7 +57,8 @@ use super::text::{self, put, write_row_blocks, At, Fields, PutNum, WeightCol, We
 use super::{ReadContext, WriteContext};
 use crate::error::{Error, Result};
 use crate::graph::{
-    BuildOptions, Csr, EdgeList, Graph, VertexIds, Weight, WeightType, Weights, MAX_VERTICES,
+    BuildOptions, Csr, EdgeList, Graph, VertexId, VertexIds, Weight, WeightType, Weights,
+    MAX_VERTICES,
 };
 use crate::with_weights;
 
@@ -325,10 +328,60 @@ fn parse_part(
 
 /// An edge listed by one endpoint but not matched by the other.
 struct Asymmetry {
-    /// The vertex (0-based) whose line lists the unmatched edge.
+    /// The vertex (0-based) whose line lists the unmatched edge: the arc's tail.
     u: usize,
-    /// What is wrong, naming both vertices by their file ids.
-    what: String,
+    /// The arc's head (0-based).
+    v: usize,
+    /// How the arcs `v -> u` fail to mirror the arcs `u -> v`.
+    kind: Mismatch,
+}
+
+/// How an arc's reverse is missing or different.
+enum Mismatch {
+    /// No arc `v -> u`.
+    Missing,
+    /// `u -> v` appears `.0` times, `v -> u` `.1` times.
+    Count(usize, usize),
+    /// The `k`-th arcs of each run have weights `.0` and `.1`.
+    Weight(String, String),
+}
+
+impl Asymmetry {
+    /// The reader's words: vertex lines, 1-based as the file numbers them.
+    fn in_lines(&self) -> String {
+        let (fu, fv) = (self.u + 1, self.v + 1);
+        match &self.kind {
+            Mismatch::Missing => format!(
+                "vertex {fu} lists neighbour {fv}, but vertex {fv} does not list {fu}: a \
+                 METIS graph is undirected, so every edge must appear in the lines of both \
+                 its endpoints"
+            ),
+            Mismatch::Count(a, b) => format!(
+                "vertex {fu} lists neighbour {fv} {a} times, but vertex {fv} lists {fu} {b} times"
+            ),
+            Mismatch::Weight(x, y) => format!(
+                "edge {fu}-{fv} has weight {x} in the line of vertex {fu} but {y} in the line \
+                 of vertex {fv}"
+            ),
+        }
+    }
+
+    /// The writer's words: arcs, in the graph's own ids.
+    fn in_arcs(&self, ids: &VertexIds) -> String {
+        let (eu, ev) = (
+            ids.external(self.u as VertexId),
+            ids.external(self.v as VertexId),
+        );
+        match &self.kind {
+            Mismatch::Missing => format!("the arc {eu} -> {ev} has no reverse arc {ev} -> {eu}"),
+            Mismatch::Count(a, b) => format!(
+                "the arc {eu} -> {ev} appears {a} times but its reverse {ev} -> {eu} {b} times"
+            ),
+            Mismatch::Weight(x, y) => format!(
+                "the arc {eu} -> {ev} has weight {x} but its reverse {ev} -> {eu} has weight {y}"
+            ),
+        }
+    }
 }
 
 /// A weight as 64 bits for fingerprinting: equal weights give equal bits.
@@ -463,37 +516,18 @@ fn find_asymmetry<W: Weight>(csr: &Csr, w: Option<&[W]>) -> Option<Asymmetry> {
                 let lo = vrow.partition_point(|&x| (x as usize) < u);
                 let hi = lo + vrow[lo..].partition_point(|&x| x as usize == u);
                 let (a, b) = (j - i, hi - lo);
-                let (fu, fv) = (u + 1, v + 1);
+                let at = |kind| Some(Asymmetry { u, v, kind });
                 if b == 0 {
-                    return Some(Asymmetry {
-                        u,
-                        what: format!(
-                        "vertex {fu} lists neighbour {fv}, but vertex {fv} does not list {fu}: \
-                         a METIS graph is undirected, so every edge must appear in the lines \
-                         of both its endpoints"
-                    ),
-                    });
+                    return at(Mismatch::Missing);
                 }
                 if a != b {
-                    return Some(Asymmetry {
-                        u,
-                        what: format!(
-                            "vertex {fu} lists neighbour {fv} {a} times, but vertex {fv} lists \
-                         {fu} {b} times"
-                        ),
-                    });
+                    return at(Mismatch::Count(a, b));
                 }
                 if let Some(w) = w {
                     for k in 0..a {
                         let (x, y) = (w.get(base + i + k)?, w.get(vbase + lo + k)?);
                         if x != y {
-                            return Some(Asymmetry {
-                                u,
-                                what: format!(
-                                    "edge {fu}-{fv} has weight {x} in the line of vertex {fu} but \
-                                 {y} in the line of vertex {fv}"
-                                ),
-                            });
+                            return at(Mismatch::Weight(x.to_string(), y.to_string()));
                         }
                     }
                 }
@@ -622,8 +656,8 @@ pub fn read(data: &[u8], cx: &ReadContext<'_>) -> Result<Graph> {
             ));
         };
         return Err(match vertex_line(data, &chunks, &first, a.u as u64) {
-            Some(off) => cx.parse_error(text::line_of(data, off), a.what),
-            None => cx.format_error(a.what),
+            Some(off) => cx.parse_error(text::line_of(data, off), a.in_lines()),
+            None => cx.format_error(a.in_lines()),
         });
     }
     let (_, csr, ids) = g.into_parts();
@@ -660,19 +694,35 @@ fn format_piece<W: PutNum>(
     }
 }
 
+/// Accepts a directed graph that holds both directions of every arc with equal weights
+/// (the same number of times): it is an undirected graph, stored as METIS lists it.
+fn check_symmetric(g: &Graph) -> Result<()> {
+    let symmetric = with_weights!(g.out().weights(),
+        w => symmetric_by_fingerprint(g.out(), Some(&w[..])),
+        none => symmetric_by_fingerprint::<i32>(g.out(), None));
+    if symmetric {
+        return Ok(());
+    }
+    let a = with_weights!(g.out().weights(),
+        w => find_asymmetry(g.out(), Some(&w[..])),
+        none => find_asymmetry::<i32>(g.out(), None));
+    let what = a.map_or_else(
+        || "some arc has no reverse arc of equal weight".to_string(),
+        |a| a.in_arcs(g.ids()),
+    );
+    Err(Error::Unsupported(format!(
+        "METIS graphs are undirected, and this directed graph is not symmetric: {what}; read \
+         it with --undirected to make it undirected, or write another format (.mtx, .gr, .el)"
+    )))
+}
+
 /// Writes `g` as a METIS graph file; see the [module docs](self).
 ///
 /// # Errors
-/// [`Error::Unsupported`] for a directed graph, one with self loops or with floating-point
+/// [`Error::Unsupported`] for a directed graph that is not symmetric (naming the first arc,
+/// by its tail, without an equal reverse), one with self loops or with floating-point
 /// weights (METIS cannot hold them); [`Error::Io`] when writing fails.
 pub fn write(g: &Graph, out: &mut dyn Write, cx: &WriteContext<'_>) -> Result<()> {
-    if g.is_directed() {
-        return Err(Error::Unsupported(
-            "METIS graphs are undirected, but this graph is directed; read it with \
-             --undirected to make it undirected, or write another format (.mtx, .gr, .el)"
-                .into(),
-        ));
-    }
     let loops = g.count_self_loops();
     if loops > 0 {
         return Err(Error::Unsupported(format!(
@@ -687,8 +737,12 @@ pub fn write(g: &Graph, out: &mut dyn Write, cx: &WriteContext<'_>) -> Result<()
              with --weight-type i64 (or i32), or write another format (.mtx, .gr, .wel)"
         )));
     }
+    if g.is_directed() {
+        check_symmetric(g)?;
+    }
     let n = g.num_vertices();
-    let m = g.num_edges();
+    // Without self loops every edge is two arcs, directed (checked symmetric) or not.
+    let m = g.num_arcs() / 2;
     let head = format!(
         "% written by warpgraph\n{}{n} {m}{}\n",
         ids_comment(g.ids()),

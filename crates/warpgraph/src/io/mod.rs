@@ -15,20 +15,25 @@
 //! [`dimacs::read_sources`] and [`dimacs::write_sources`].
 //!
 //! Writing is atomic ([`write()`]): the output goes to a temporary file in the destination
-//! folder, which is renamed over the destination only when complete.
+//! folder, which is renamed over the destination only when complete ([`OutputFile`]).
+//! [`space`] says whether an output fits on its disk before it is written.
 
 pub mod dimacs;
 pub mod edgelist;
 pub mod metis;
 pub mod mtx;
+pub mod output;
+pub mod space;
 mod text;
 pub mod wg;
 
 use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
+
+pub use output::OutputFile;
 
 use crate::error::{Error, Result};
 use crate::graph::{BuildOptions, Duplicates, EdgeList, Graph, SelfLoops, VertexIds, WeightType};
@@ -420,12 +425,14 @@ impl WriteContext<'_> {
 
 /// Writes `g` to `path` atomically in the format of `options.format` or the extension.
 ///
-/// The data goes to a temporary file beside `path`, which replaces `path` only once fully
-/// written and flushed; on any failure `path` is untouched and the temporary removed.
+/// The data goes to a temporary file beside `path` ([`OutputFile`]), which replaces `path`
+/// only once fully written and flushed; on any failure `path` is untouched and the
+/// temporary removed. Before anything is written, a safe upper bound on the file's size
+/// ([`space::graph_file_bound`]) is checked against the free space of its file system.
 ///
 /// # Errors
 /// Unknown format, a graph the format cannot hold (METIS needs an undirected graph, `.wel`
-/// needs weights), or an I/O failure.
+/// needs weights), [`Error::NoSpace`] when the file would not fit, or an I/O failure.
 pub fn write(
     g: &Graph,
     path: &Path,
@@ -441,23 +448,16 @@ pub fn write(
             )))
         }
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".warpgraph-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| Error::io(&dir, e))?;
+    space::check_space(path, space::graph_file_bound(g, format))?;
+    let mut tmp = OutputFile::create(path)?;
     let cx = WriteContext { path, progress };
     {
-        let mut out = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        let mut out = BufWriter::with_capacity(1 << 20, &mut tmp);
         write_to(g, format, &mut out, &cx)?;
         out.flush().map_err(|e| cx.io_error(e))?;
     }
-    tmp.as_file().sync_all().map_err(|e| cx.io_error(e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    tmp.file().sync_all().map_err(|e| cx.io_error(e))?;
+    tmp.commit()?;
     Ok(format)
 }
 
