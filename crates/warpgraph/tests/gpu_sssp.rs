@@ -504,3 +504,155 @@ fn resident_graph_serves_mixed_queries() {
     assert_eq!(f, mst::mst(&empty, mst::Algorithm::Boruvka).unwrap());
     assert_eq!(on_gpu.held(), Held::default(), "nothing uploaded");
 }
+
+/// The GPU methods that take negative weights.
+fn negative_methods() -> [Algorithm; 5] {
+    [
+        Algorithm::Auto,
+        Algorithm::BellmanFord,
+        Algorithm::BellmanFordQueue,
+        Algorithm::SpmvCsr,
+        Algorithm::SpmvEll,
+    ]
+}
+
+/// Every method that takes negative weights gives the CPU backend's tree (its Bellman-Ford,
+/// whose parents come from the same rules: the tight search where a tight arc weighs 0 or
+/// less) and distances, on one upload of `g`, from `source`; the verifier accepts each.
+fn check_same_tree(g: &warpgraph::Graph, source: u32, what: &str) -> Result<(), TestCaseError> {
+    let Some(gpu) = common::gpu() else {
+        return Ok(());
+    };
+    let cpu = sssp::sssp(g, source, &Algorithm::BellmanFord).unwrap();
+    let mut search = GpuSssp::new(&gpu, g).unwrap();
+    for a in negative_methods() {
+        let Some((r, _)) = run_or_ell_refused(&mut search, g, source, &a) else {
+            continue;
+        };
+        prop_assert_eq!(dist_of(&r), dist_of(&cpu), "{} on {}", a, what);
+        prop_assert_eq!(r.parent(), cpu.parent(), "{} on {}", a, what);
+        if let Err(e) = verify(g, &r) {
+            prop_assert!(false, "{a} on {what}: verifier: {e}");
+        }
+    }
+    Ok(())
+}
+
+/// Random cases without negative cycles but with many tight arcs of weight <= 0: weights
+/// 0..4 (a quarter of them 0: zero-weight cycles), on directed graphs shifted by random
+/// potentials, w(u, v) + p(u) - p(v) (negative arcs, every cycle's weight kept); self
+/// loops, parallel arcs, unreachable vertices; every weight type.
+fn arb_shifted() -> impl Strategy<Value = Case> {
+    (1usize..40, any::<bool>(), arb_wt(), 0usize..4, 0i64..6).prop_flat_map(
+        |(n, directed, wt, density, most)| {
+            let max_edges = [n / 2, n, 3 * n, n * n][density] + 1;
+            (
+                prop::collection::vec((0..n as u32, 0..n as u32, 0i64..4), 0..max_edges),
+                prop::collection::vec(0..=most, n),
+                0..n as u32,
+            )
+                .prop_map(move |(edges, p, source)| {
+                    let shift = |u: u32, v: u32| match directed {
+                        true => p[u as usize] - p[v as usize],
+                        false => 0,
+                    };
+                    Case {
+                        n,
+                        directed,
+                        edges: edges
+                            .into_iter()
+                            .map(|(u, v, w)| (u, v, w + shift(u, v)))
+                            .collect(),
+                        wt,
+                        source,
+                    }
+                })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Tight arcs of weight <= 0: the GPU's tree (its search over tight arcs) is the CPU's.
+    #[test]
+    fn nonpositive_tight_arcs_give_the_cpu_tree(c in arb_shifted()) {
+        check_same_tree(&c.graph(), c.source, &format!("{c:?}"))?;
+    }
+}
+
+/// `g` (directed) with every arc's weight w(u, v) shifted by p(u) - p(v) for random
+/// potentials p in 0..most, as `wt` (floats: quarters of the shifted integers).
+fn shifted(g: &warpgraph::Graph, most: i64, wt: Wt, seed: u64) -> warpgraph::Graph {
+    let n = g.num_vertices();
+    let mut x = seed;
+    let p: Vec<i64> = (0..n)
+        .map(|_| (common::xorshift(&mut x) % most as u64) as i64)
+        .collect();
+    let csr = g.out();
+    let Weights::I32(w) = csr.weights() else {
+        panic!("int weights")
+    };
+    let mut edges = Vec::new();
+    for u in 0..n as u32 {
+        for a in csr.row(u) {
+            let v = csr.targets()[a];
+            edges.push((u, v, i64::from(w[a]) + p[u as usize] - p[v as usize]));
+        }
+    }
+    Case {
+        n,
+        directed: true,
+        edges,
+        wt,
+        source: 0,
+    }
+    .graph()
+}
+
+/// Generated graphs with many levels of tight arcs and vertices of 32 arcs and more (the
+/// per-level kernel's warp path): Kronecker and grid digraphs of weights 0..7 shifted by
+/// potentials, every weight type, and undirected ones with weights 0..2 (zero-weight
+/// cycles): every method that takes negative weights gives the CPU backend's tree.
+#[test]
+fn generated_nonpositive_tight_arcs_give_the_cpu_tree() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let graphs = [
+        Generator::Kronecker {
+            scale: 12,
+            edge_factor: 16,
+        },
+        Generator::Grid {
+            rows: 64,
+            cols: 96,
+            remove: 0.1,
+            shortcuts: 8,
+        },
+    ];
+    for (i, gen) in graphs.iter().enumerate() {
+        for (undirected, hi) in [(false, 7), (true, 2)] {
+            let opts = GenerateOptions {
+                weights: WeightSpec::Int { lo: 0, hi },
+                undirected,
+                seed: 7 + i as u64,
+                ..Default::default()
+            };
+            let g = generate(gen, &opts).unwrap();
+            let source = (0..g.num_vertices() as u32)
+                .find(|&v| g.out().degree(v) > 0)
+                .unwrap();
+            let what = format!("{gen:?}, undirected {undirected}");
+            match undirected {
+                true => check_same_tree(&g, source, &what).unwrap(),
+                false => {
+                    for wt in [Wt::I32, Wt::I64, Wt::F32, Wt::F64] {
+                        let h = shifted(&g, 64, wt, 11 + i as u64);
+                        check_same_tree(&h, source, &format!("{what}, {wt:?}")).unwrap();
+                    }
+                }
+            }
+        }
+    }
+}

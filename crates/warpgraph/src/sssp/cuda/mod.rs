@@ -27,9 +27,9 @@
 //! distance and parent in one 64-bit word lowered by one atomic minimum, and the parent
 //! comes out as the smallest u of a tight arc u -> v, the CPU backend's rule. Otherwise
 //! the parents pass chooses them from the final distances by that rule, so both backends
-//! give the same tree; when a chosen arc weighs 0 or less the parents could form a cycle,
-//! and the host's breadth-first search over tight arcs (the CPU backend's code) decides
-//! instead. A negative cycle is detected on the GPU; the cycle reported is then found by
+//! give the same tree; when a tight arc weighs 0 or less the parents could form a cycle,
+//! and `parents`' breadth-first search over tight arcs on the GPU (the CPU backend's rule
+//! for that case) decides instead. A negative cycle is detected on the GPU; the cycle reported is then found by
 //! the CPU's Bellman-Ford, so that it is the one the CPU backend gives. A sum that does
 //! not fit the distance type is an overflow error, never a wrong distance.
 //!
@@ -50,6 +50,7 @@ pub mod extract_min;
 mod memory;
 mod near_far;
 mod owned;
+mod parents;
 mod search;
 mod spmv;
 
@@ -82,6 +83,8 @@ macro_rules! sssp_kernels {
                 include_str!("sssp.cuh"),
                 "\n#line 1 \"search.cu\"\n",
                 include_str!("search.cu"),
+                "\n#line 1 \"parents.cu\"\n",
+                include_str!("parents.cu"),
                 "\n#line 1 \"near_far.cu\"\n",
                 include_str!("near_far.cu"),
                 "\n#line 1 \"owned.cu\"\n",

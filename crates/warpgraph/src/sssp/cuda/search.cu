@@ -40,9 +40,10 @@ __device__ __forceinline__ bool tight(const u32* tgt, const W* wt, const D* dist
 // each reached v other than the source takes the smallest u of a tight arc u -> v
 // (dist[u] + w == dist[v]); pulled from v's own row when the graph is symmetric (rows are
 // sorted, so the first tight one is the smallest), else pushed by every reached u with an
-// atomic minimum (parent[] must hold NO_VERTEX, the source's itself). A chosen arc of
-// weight <= 0 sets flags[FLAG_PARENTS]: the parents might then form a cycle, and the host
-// derives them by a breadth-first search over tight arcs instead.
+// atomic minimum (parent[] must hold NO_VERTEX, the source's itself). A tight arc of
+// weight <= 0 (pulling: the chosen one; pushing: any, as the CPU backend decides) sets
+// flags[FLAG_PARENTS]: the parents might then form a cycle, and parents.cu's breadth-first
+// search over tight arcs chooses them instead.
 template <typename W, typename D>
 __device__ void parents(const u64* off, const u32* tgt, const W* wt, const D* dist,
                         u32* parent, u32 n, u32 source, u32 symmetric, u32* flags) {
@@ -56,8 +57,9 @@ __device__ void parents(const u64* off, const u32* tgt, const W* wt, const D* di
         if (pull) {
             parent[x] = y;
             if (!positive) flags[FLAG_PARENTS] = 1;
-        } else if (atomicMin(parent + y, x) > x && !positive) {
-            flags[FLAG_PARENTS] = 1;
+        } else {
+            atomicMin(parent + y, x);
+            if (!positive) flags[FLAG_PARENTS] = 1;
         }
     };
     // A thread per vertex of fewer than 32 arcs; a warp for each bigger one, 32 arcs at a

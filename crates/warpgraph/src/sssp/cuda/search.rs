@@ -1,5 +1,6 @@
 //! What every GPU search shares: the upload, the choice of method, the reset before a
-//! search (`search.cu`'s `reset`), the parents pass after it (`search.cu`'s `parents`),
+//! search (`search.cu`'s `reset`), the parents pass after it (`search.cu`'s `parents`,
+//! and where it finds a tight arc of weight <= 0 `parents.rs`' search over tight arcs),
 //! and the reading of the result, with Johnson's potentials by the near-far work-list.
 
 use std::sync::Arc;
@@ -441,6 +442,14 @@ impl GpuSssp {
         let (overflow, cycle, cyclic_parents) =
             (flags[0] != 0, flags[1] != 0 || spmv_cycle, flags[2] != 0);
         let copied = Instant::now();
+        // A tight arc of weight <= 0 could close a cycle of the parents chosen directly:
+        // then the breadth-first search over tight arcs chooses them, on the GPU (packed
+        // words held the parents, and a negative cycle has none).
+        let levels = match !packed && !cycle && cyclic_parents {
+            true => self.tight_parents(source)?,
+            false => 0,
+        };
+        let searched = Instant::now();
         let bits = self.gpu.read_pinned(&self.dist, n, &mut self.dist_host)?;
         let unpacked = Instant::now();
         match packed {
@@ -457,9 +466,11 @@ impl GpuSssp {
         if crate::settings::get().trace > 0 {
             eprintln!(
                 "host: {:.3} ms from the start to the kernels' end (the result's memory \
-                 mapped meanwhile), {:.3} ms copying the distances, {:.3} ms taking them apart",
+                 mapped meanwhile), {:.3} ms choosing parents by {levels} levels of tight \
+                 arcs, {:.3} ms copying the distances, {:.3} ms taking them apart",
                 (copied - start).as_secs_f64() * 1e3,
-                (unpacked - copied).as_secs_f64() * 1e3,
+                (searched - copied).as_secs_f64() * 1e3,
+                (unpacked - searched).as_secs_f64() * 1e3,
                 unpacked.elapsed().as_secs_f64() * 1e3
             );
         }
@@ -476,12 +487,7 @@ impl GpuSssp {
             // A sum that did not fit was dropped: harmless unless a distance does not fit.
             cpu::check_unrepresentable(csr, &dist)?;
         }
-        // A chosen arc of weight <= 0 could close a cycle of parents: then the host's
-        // breadth-first search over tight arcs decides.
-        // (Packed words held the parents.)
-        if !packed && cyclic_parents {
-            parent = cpu::derive_parents(csr, w, !g.is_directed(), &dist, source)?;
-        } else if !packed {
+        if !packed {
             let p = self
                 .gpu
                 .read_pinned(&self.parent, n, &mut self.parent_host)?;
