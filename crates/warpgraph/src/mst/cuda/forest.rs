@@ -6,14 +6,15 @@
 //! so sorted they are the family's order); then a thread per edge names it: its canonical
 //! arc `u -> v` (`u < v`) gives `v` and its weight (the graph's own, uploaded beside the
 //! keys), a binary search over the row offsets gives `u`, and integer weights are summed
-//! exactly (two 64-bit sums of the weights' halves). The host downloads the ends and the
-//! weights straight into the result's vectors and does nothing else but, for float
-//! weights, the total (summed in the forest's order, as the CPU does, while the ends
-//! cross the bus).
+//! exactly (two 64-bit sums of the weights' halves). One copy brings the ends and the
+//! weights into a page-locked buffer kept for the runs (a copy into pageable memory goes
+//! at a tenth of the speed); the host's threads move them into the result's vectors, and
+//! for float weights sum the total (in the forest's order, as the CPU does) meanwhile.
 
 use std::time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaSlice, DeviceRepr, PinnedHostSlice, PushKernelArg};
+use rayon::prelude::*;
 
 use super::super::order::{int_total, EdgeWeight};
 use super::super::SpanningForest;
@@ -83,6 +84,8 @@ pub(super) struct ForestStage {
     counts: CudaSlice<u32>,
     sums: CudaSlice<u64>,
     sums_host: PinnedHostSlice<u64>,
+    /// The copy of the output (ends, then weights), page-locked: 2 n words.
+    staging: PinnedHostSlice<u64>,
 }
 
 impl ForestStage {
@@ -108,6 +111,7 @@ impl ForestStage {
             counts: gpu.zeros((SORT_BUCKETS * tiles) as usize)?,
             sums: gpu.zeros(2)?,
             sums_host: gpu.pinned(2)?,
+            staging: gpu.pinned(2 * n)?,
         })
     }
 
@@ -220,85 +224,88 @@ impl ForestStage {
         count: usize,
         n: usize,
     ) -> Result<(SpanningForest, f64)> {
-        match self.weights {
-            DeviceWeights::None => {
-                let start = Instant::now();
-                let edges = fetch_ends(gpu, out, count)?;
-                let copy = start.elapsed().as_secs_f64();
-                let total = int_total(count as i128)?;
-                Ok((forest(n, edges, Weights::None, total)?, copy))
-            }
-            DeviceWeights::I32(_) => self.fetch_typed::<i32>(gpu, out, count, n),
-            DeviceWeights::I64(_) => self.fetch_typed::<i64>(gpu, out, count, n),
-            DeviceWeights::F32(_) => self.fetch_typed::<f32>(gpu, out, count, n),
-            DeviceWeights::F64(_) => self.fetch_typed::<f64>(gpu, out, count, n),
-        }
-    }
-
-    /// [`ForestStage::fetch`] for weights of type `W`: integer totals from the GPU's
-    /// sums; float totals summed on the host while the ends are copied.
-    fn fetch_typed<W: EdgeWeight + DeviceRepr + Default>(
-        &mut self,
-        gpu: &Gpu,
-        out: &CudaSlice<u64>,
-        count: usize,
-        n: usize,
-    ) -> Result<(SpanningForest, f64)> {
         let start = Instant::now();
-        let float = matches!(self.weights, DeviceWeights::F32(_) | DeviceWeights::F64(_));
-        let int_sum = if float {
-            None
-        } else {
-            let s = gpu.read_pinned(&self.sums, 2, &mut self.sums_host)?;
-            Some((i128::from(s[0] as i64) << 32) + i128::from(s[1]))
-        };
-        let mut weights = vec![W::default(); count];
-        if count > 0 {
-            // SAFETY: mst_name wrote `count` weights of W (4 or 8 bytes, the graph's own)
-            // from word `count` of `out`, which holds 2 `count` words.
-            let view = unsafe { out.slice(count..).transmute::<W>(count) }
-                .expect("the weights fit in the output");
+        let weighted = !matches!(self.weights, DeviceWeights::None);
+        let words = count * if weighted { 2 } else { 1 };
+        assert!(words <= self.staging.len() && words <= out.len());
+        if words > 0 {
             let stream = gpu.stream();
             stream
-                .memcpy_dtoh(&view, weights.as_mut_slice())
+                .memcpy_dtoh(&out.slice(..words), &mut self.staging)
                 .map_err(gpu_err)?;
             stream.synchronize().map_err(gpu_err)?;
         }
-        let (edges, total) = match int_sum {
-            Some(sum) => (fetch_ends(gpu, out, count), int_total(sum)),
-            // The float total in order on another thread, while the ends cross the bus.
-            None => std::thread::scope(|s| {
-                let total = s.spawn(|| W::total(&weights));
-                let edges = fetch_ends(gpu, out, count);
-                let total = total
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
-                (edges, total)
-            }),
-        };
         let copy = start.elapsed().as_secs_f64();
-        let forest = forest(n, edges?, W::into_weights(weights), total?)?;
+        let staged = &self.staging.as_slice().map_err(gpu_err)?[..words];
+        let int_sum = match self.weights {
+            DeviceWeights::I32(_) | DeviceWeights::I64(_) => {
+                let s = gpu.read_pinned(&self.sums, 2, &mut self.sums_host)?;
+                Some((i128::from(s[0] as i64) << 32) + i128::from(s[1]))
+            }
+            _ => None,
+        };
+        let forest = match self.weights {
+            DeviceWeights::None => {
+                let total = int_total(count as i128)?;
+                forest(n, ends(staged, count), Weights::None, total)
+            }
+            DeviceWeights::I32(_) => typed::<i32>(staged, count, n, int_sum),
+            DeviceWeights::I64(_) => typed::<i64>(staged, count, n, int_sum),
+            DeviceWeights::F32(_) => typed::<f32>(staged, count, n, None),
+            DeviceWeights::F64(_) => typed::<f64>(staged, count, n, None),
+        }?;
         Ok((forest, copy))
     }
 }
 
-/// The `count` ends mst_name wrote at the start of `out`, downloaded into the result's
-/// vector.
-fn fetch_ends(gpu: &Gpu, out: &CudaSlice<u64>, count: usize) -> Result<Vec<(u32, u32)>> {
+/// Pieces of the copies between page-locked and pageable memory, one a thread.
+const PIECE: usize = 1 << 16;
+
+/// The forest of `count` edges with weights of type `W` from its staged copy: the total
+/// from the GPU's sum of integer weights (`int_sum`), else summed here while the ends
+/// are moved.
+fn typed<W: EdgeWeight + DeviceRepr + Default>(
+    staged: &[u64],
+    count: usize,
+    n: usize,
+    int_sum: Option<i128>,
+) -> Result<SpanningForest> {
+    // SAFETY: mst_name wrote `count` weights of W (4 or 8 bytes, at most a word each, the
+    // graph's own) from word `count`, and the staged copy holds 2 `count` words.
+    let src = unsafe { std::slice::from_raw_parts(staged.as_ptr().add(count).cast::<W>(), count) };
+    let mut weights = vec![W::default(); count];
+    weights
+        .par_chunks_mut(PIECE)
+        .zip(src.par_chunks(PIECE))
+        .for_each(|(to, from)| to.copy_from_slice(from));
+    let (edges, total) = match int_sum {
+        Some(sum) => (ends(staged, count), int_total(sum)),
+        // The float total in order on another thread, while the ends are moved.
+        None => std::thread::scope(|s| {
+            let total = s.spawn(|| W::total(&weights));
+            let edges = ends(staged, count);
+            let total = total
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            (edges, total)
+        }),
+    };
+    forest(n, edges, W::into_weights(weights), total?)
+}
+
+/// The `count` ends that mst_name wrote at the start of the output, from its staged copy,
+/// in the result's vector.
+fn ends(staged: &[u64], count: usize) -> Vec<(u32, u32)> {
     let mut edges = vec![(0u32, 0u32); count];
-    if count == 0 {
-        return Ok(edges);
-    }
     // SAFETY: the vector's `count` pairs are 2 `count` words, in order (the assertion at
     // the top of the module), initialised, and borrowed only here.
-    let flat =
-        unsafe { std::slice::from_raw_parts_mut(edges.as_mut_ptr().cast::<u32>(), 2 * count) };
-    // SAFETY: mst_name wrote 2 `count` words of ends at the start of `out`.
-    let view = unsafe { out.transmute::<u32>(2 * count) }.expect("the ends fit in the output");
-    let stream = gpu.stream();
-    stream.memcpy_dtoh(&view, flat).map_err(gpu_err)?;
-    stream.synchronize().map_err(gpu_err)?;
-    Ok(edges)
+    let to = unsafe { std::slice::from_raw_parts_mut(edges.as_mut_ptr().cast::<u32>(), 2 * count) };
+    // SAFETY: the first `count` staged words are 2 `count` words of ends.
+    let from = unsafe { std::slice::from_raw_parts(staged.as_ptr().cast::<u32>(), 2 * count) };
+    to.par_chunks_mut(2 * PIECE)
+        .zip(from.par_chunks(2 * PIECE))
+        .for_each(|(to, from)| to.copy_from_slice(from));
+    edges
 }
 
 /// The forest on `n` vertices of `edges` (in the family's order), `weights` and `total`.
