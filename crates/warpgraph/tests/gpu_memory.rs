@@ -122,9 +122,12 @@ fn bfs_and_mst_estimates_by_hand() {
     // one's once (8 * 5 + 4 * 6); the rest depends on n alone.
     assert_eq!(bytes_needed(&d) - bytes_needed(&u), 2 * 52 - 64);
     // Borůvka, undirected: offsets 8 * 5, targets and keys 4 * 6 each, nine 4-byte
-    // vectors of 4, two lists of 3 + 1 canonical edges at 16 bytes, 64 of counters.
+    // vectors of 4, two lists of 3 + 1 canonical edges at 16 bytes, 64 of counters; for
+    // the forest's sort and naming, the weights 4 * 6, the sort's counts (256 per tile of
+    // 4,096 keys, one tile and one spare) and two 8-byte sums.
     let mst = warpgraph::mst::cuda::bytes_needed;
-    assert_eq!(mst(&u), 40 + 24 + 24 + 36 * 4 + 2 * 16 * 4 + 64);
+    let forest = 24 + 4 * 256 * 2 + 16;
+    assert_eq!(mst(&u), 40 + 24 + 24 + 36 * 4 + 2 * 16 * 4 + 64 + forest);
     // A directed graph counts as its symmetrised copy.
     assert_eq!(mst(&d), mst(&u));
 }

@@ -69,15 +69,20 @@ pub fn sssp_trials(
     })
 }
 
+/// What [`mst_trials`] returns beside the trials of a GPU: the upload's seconds and each
+/// trial's statistics.
+pub type MstOnGpu = (f64, Vec<mst::cuda::MstStats>);
+
 /// `count` verified minimum-spanning-forest runs of `algo` (on `gpu` when given: uploaded
-/// once, and the upload's seconds returned), after a warm-up. A trial's `edges` is the
-/// graph's edge count, so that its rate is edges per second.
+/// once, and the upload's seconds returned with each trial's GPU statistics), after a
+/// warm-up. A trial's `edges` is the graph's edge count, so that its rate is edges per
+/// second.
 pub fn mst_trials(
     g: &Graph,
     algo: mst::Algorithm,
     gpu: Option<&Arc<Gpu>>,
     count: usize,
-) -> Result<(Vec<Trial>, Option<f64>)> {
+) -> Result<(Vec<Trial>, Option<MstOnGpu>)> {
     let reps: Vec<usize> = (0..count).collect();
     let trial =
         |f: &mst::SpanningForest, seconds: f64, kernel_seconds: Option<f64>| -> Result<Trial> {
@@ -98,11 +103,15 @@ pub fn mst_trials(
             }
             let mut prepared = mst::cuda::GpuMst::new(gpu, g)?;
             let upload = prepared.upload_seconds();
+            let mut stats = Vec::with_capacity(count + 1);
             let t = trials(&reps, |_| {
                 let (f, s) = prepared.run()?;
+                stats.push(s);
                 trial(&f, s.times.total_seconds, Some(s.times.kernel_seconds))
             })?;
-            Ok((t, Some(upload)))
+            // The warm-up's first.
+            stats.remove(0);
+            Ok((t, Some((upload, stats))))
         }
         None => {
             let t = trials(&reps, |_| {

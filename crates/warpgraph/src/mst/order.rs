@@ -143,7 +143,9 @@ pub(crate) fn bits(x: u64) -> u32 {
     64 - x.leading_zeros()
 }
 
-fn int_total(sum: i128) -> Result<Number> {
+/// The total of integer weights that sum to `sum`: [`Number::Int`], or
+/// [`Error::Overflow`] when it does not fit in `i64`.
+pub(crate) fn int_total(sum: i128) -> Result<Number> {
     i64::try_from(sum).map(Number::Int).map_err(|_| {
         Error::Overflow(format!(
             "the spanning forest's total weight {sum} does not fit in a 64-bit integer"

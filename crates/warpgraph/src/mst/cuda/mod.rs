@@ -30,12 +30,16 @@
 //!   component are dropped for good, the others renamed to their roots, which is the
 //!   paper's "remove self edges; keep the lightest of duplicate edges" done lazily. The
 //!   loop ends when the list is empty.
-//! - The forest comes back as the keys of its edges' canonical arcs (a round-1 choice
+//! - The forest is gathered as the keys of its edges' canonical arcs (a round-1 choice
 //!   `u -> v`, `u > v`, looks up `v -> u` by binary search in `v`'s row); sorted, they are
-//!   the documented order, and each names its edge's ends and weight.
+//!   the documented order, and each names its edge's ends and weight. Both happen on the
+//!   GPU too ([`forest`](self::forest): a radix sort, then a kernel that writes the ends
+//!   and weights), and the host copies the result's arrays straight into its vectors.
 //!
 //! Directed graphs are symmetrised on the host first, as on the CPU. A graph of more than
 //! 2^31 arcs is refused (the key packs the arc index in 31 bits).
+
+mod forest;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -46,10 +50,11 @@ use cudarc::driver::{
 use rayon::prelude::*;
 
 use super::order::{bits, with_arc_weights, ArcWeights, EdgeWeight};
-use super::{assemble, symmetrise, ArcEnds, SpanningForest};
+use super::{symmetrise, SpanningForest};
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, GpuTimes, KernelSource};
 use crate::error::{Error, Result};
-use crate::graph::{Graph, Weights};
+use crate::graph::Graph;
+use forest::ForestStage;
 
 /// The kernels of this module.
 pub const KERNELS: KernelSource = KernelSource {
@@ -58,7 +63,7 @@ pub const KERNELS: KernelSource = KernelSource {
 };
 
 /// Every kernel file of the MST (a test compiles each one).
-pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS];
+pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS, &forest::KERNELS];
 
 /// Threads per block of every kernel.
 const THREADS: u32 = 256;
@@ -94,21 +99,33 @@ pub struct MstStats {
     pub rounds: u32,
     /// Pointer-jumping launches in all.
     pub jumps: u32,
-    /// Seconds from the last kernel's end (waited for) until the forest's keys were on the
-    /// host.
+    /// Seconds of GPU time (CUDA events) that sorting and naming the forest's edges took
+    /// after the rounds: part of `times.kernel_seconds`.
+    pub forest_seconds: f64,
+    /// Seconds from the last kernel's end (waited for) until the forest was on the host
+    /// (for float weights the host's sum of the total runs meanwhile).
     pub copy_seconds: f64,
-    /// Seconds the host then took to sort the keys and name the edges.
+    /// Seconds the host then took to finish the result (its share of the call after the
+    /// copies).
     pub host_seconds: f64,
 }
 
 /// Device memory Borůvka needs for `g`, in bytes (the graph, the weight keys, the
-/// per-vertex arrays and two lists of the canonical edges at 16 bytes each). A directed
-/// graph counts as its symmetrised copy would (each arc in both rows).
+/// per-vertex arrays and two lists of the canonical edges at 16 bytes each; the weights
+/// themselves and the sort's counts, for the forest's last steps). A directed graph counts
+/// as its symmetrised copy would (each arc in both rows).
 pub fn bytes_needed(g: &Graph) -> u64 {
     let n = g.num_vertices() as u64;
     let arcs = g.out().num_arcs() * if g.is_directed() { 2 } else { 1 };
-    let weighted = u64::from(!matches!(g.out().weights(), Weights::None));
-    8 * (n + 1) + 4 * arcs + 4 * arcs * weighted + 9 * 4 * n + 2 * 16 * (arcs / 2 + 1) + 64
+    let weight_bytes = g.weight_type().size() as u64;
+    let weighted = u64::from(weight_bytes > 0);
+    8 * (n + 1)
+        + 4 * arcs
+        + 4 * arcs * weighted
+        + 9 * 4 * n
+        + 2 * 16 * (arcs / 2 + 1)
+        + 64
+        + forest::bytes_needed(n, arcs, weight_bytes)
 }
 
 /// The graph on the GPU as the row kernels read it.
@@ -169,9 +186,8 @@ impl DeviceRows {
 pub struct GpuMst<'g> {
     gpu: Arc<Gpu>,
     k: Kernels,
-    /// The graph as given, and its symmetrised copy when it is directed.
-    given: &'g Graph,
-    symmetric: Option<Graph>,
+    /// The graph it was made for (everything the runs read is on the GPU).
+    graph: std::marker::PhantomData<&'g Graph>,
     rows: DeviceRows,
     best: CudaSlice<u64>,
     parent: CudaSlice<u32>,
@@ -181,6 +197,8 @@ pub struct GpuMst<'g> {
     edges: [CudaSlice<u64>; 2],
     /// The forest's edges as the keys of their canonical arcs.
     forest: CudaSlice<u64>,
+    /// The forest's sort and naming.
+    stage: ForestStage,
     ctl: CudaSlice<u32>,
     ctl_host: PinnedHostSlice<u32>,
     upload_seconds: f64,
@@ -221,6 +239,8 @@ impl<'g> GpuMst<'g> {
         }
         let shift = bits(arcs.saturating_sub(1));
         let keys = with_arc_weights!(out.weights(), w => weight_keys(w, arcs as usize));
+        let top = keys.as_ref().and_then(|k| k.par_iter().max().copied());
+        let key_bits = shift + bits(top.map_or(0, u64::from));
         let f = |name| gpu.function(&KERNELS, name);
         let k = Kernels {
             choose: [
@@ -249,7 +269,7 @@ impl<'g> GpuMst<'g> {
         let canonical = arcs / 2 + 1;
         let mst = GpuMst {
             k,
-            given: g,
+            graph: std::marker::PhantomData,
             rows: DeviceRows {
                 n: n as u32,
                 shift,
@@ -269,15 +289,14 @@ impl<'g> GpuMst<'g> {
                 gpu.zeros(2 * canonical as usize)?,
             ],
             forest: gpu.zeros(n)?,
+            stage: ForestStage::new(gpu, out.weights(), n, key_bits)?,
             ctl: list(CTL_WORDS)?,
             ctl_host: gpu.pinned(CTL_WORDS)?,
             upload_seconds: 0.0,
-            symmetric: None,
             gpu: gpu.clone(),
         };
         gpu.stream().synchronize().map_err(gpu_err)?;
         Ok(GpuMst {
-            symmetric,
             upload_seconds: start.elapsed().as_secs_f64(),
             ..mst
         })
@@ -396,31 +415,22 @@ impl<'g> GpuMst<'g> {
             counts = self.counts(next)?;
             cur = next;
         }
+        // The forest's edges, sorted and named on the GPU, then copied into the result.
+        let forest_start = self.gpu.mark()?;
+        let taken = counts.2;
+        let [spare, out] = &mut self.edges;
+        self.stage
+            .queue(&self.gpu, &self.rows, &mut self.forest, spare, out, taken)?;
         let end = timer.kernels_done(&self.gpu)?;
-        let copy = Instant::now();
-        let taken = self
-            .gpu
-            .read_pinned(&self.ctl, CTL_WORDS, &mut self.ctl_host)?[CTL_FOREST];
-        let mut keys = vec![0u64; taken as usize];
-        self.gpu.download_into(&self.forest, &mut keys)?;
+        end.synchronize().map_err(gpu_err)?;
+        stats.forest_seconds = f64::from(forest_start.elapsed_ms(&end).map_err(gpu_err)?) / 1e3;
         let host = Instant::now();
-        stats.copy_seconds = (host - copy).as_secs_f64();
-        // The canonical arcs' keys sort into the forest's order; each names its edge.
-        keys.par_sort_unstable();
-        let g = self.symmetric.as_ref().unwrap_or(self.given);
-        let mask = (1u64 << self.rows.shift) - 1;
-        let ends = ArcEnds::new(g);
-        let forest = with_arc_weights!(g.out().weights(), w => {
-            let (edges, weights) = keys
-                .par_iter()
-                .map(|&key| {
-                    let (u, v, w) = ends.edge(w, (key & mask) as usize);
-                    ((u, v), w)
-                })
-                .unzip();
-            assemble(g.num_vertices(), edges, weights)
-        })?;
-        stats.host_seconds = host.elapsed().as_secs_f64();
+        let n = self.rows.n as usize;
+        let (forest, copy) = self
+            .stage
+            .fetch(&self.gpu, &self.edges[1], taken as usize, n)?;
+        stats.copy_seconds = copy;
+        stats.host_seconds = host.elapsed().as_secs_f64() - copy;
         stats.times = timer.finish(&end)?;
         Ok((forest, stats))
     }
@@ -462,12 +472,16 @@ impl<'g> GpuMst<'g> {
         }
     }
 
-    /// The lengths of edge list `slot` and of its root list.
-    fn counts(&mut self, slot: usize) -> Result<(u32, u32)> {
+    /// The lengths of edge list `slot`, of its root list and of the forest so far.
+    fn counts(&mut self, slot: usize) -> Result<(u32, u32, u32)> {
         let ctl = self
             .gpu
             .read_pinned(&self.ctl, CTL_WORDS, &mut self.ctl_host)?;
-        Ok((ctl[CTL_EDGES + slot], ctl[CTL_ROOTS + slot]))
+        Ok((
+            ctl[CTL_EDGES + slot],
+            ctl[CTL_ROOTS + slot],
+            ctl[CTL_FOREST],
+        ))
     }
 }
 
