@@ -173,7 +173,7 @@ pub enum Error {
     },
 
     /// NVRTC failed on a kernel file other than by a compile error (creating the program,
-    /// reading back its PTX).
+    /// reading back its CUBIN).
     #[error("GPU error: NVRTC failed on {file}: {source}")]
     Nvrtc {
         /// The file, e.g. `bfs.cu`.

@@ -105,8 +105,8 @@ macro_rules! sssp_kernels {
 }
 
 /// The SSSP kernels for `i32` weights and unweighted graphs, one module per weight type so
-/// that a search compiles and loads only its own (the driver's first compile of a module,
-/// PTX to machine code, grows with its kernels). Each also holds the kernels that take no
+/// that a search compiles and loads only its own (where NVRTC compiles on first use, its
+/// time grows with the module's kernels). Each also holds the kernels that take no
 /// weights.
 pub const KERNELS_I32: KernelSource = sssp_kernels!("i32");
 
