@@ -130,7 +130,7 @@ impl Gpu {
     /// finishes and the copies cross the bus; then waits for the copies and returns what
     /// `meanwhile` returned. (The stream's own wait, not the buffers': with cudarc's event
     /// tracking off, a page-locked buffer's `as_slice` does not wait for a copy into it.)
-    pub(crate) fn read_pinned_meanwhile<T: DeviceRepr, R>(
+    pub(crate) fn read_pinned_meanwhile<T: DeviceRepr + ValidAsZeroBits, R>(
         &self,
         copies: &mut [(CudaView<'_, T>, &mut PinnedHostSlice<T>)],
         len: usize,
@@ -139,8 +139,11 @@ impl Gpu {
         for (buf, staging) in copies.iter_mut() {
             assert!(len <= staging.len() && len <= buf.len());
             if len > 0 {
+                // Into the staging's first `len` elements: a copy takes its length from its
+                // destination.
+                let dst = &mut staging.as_mut_slice().map_err(gpu_err)?[..len];
                 self.stream
-                    .memcpy_dtoh(&buf.slice(..len), *staging)
+                    .memcpy_dtoh(&buf.slice(..len), dst)
                     .map_err(gpu_err)?;
             }
         }

@@ -230,8 +230,11 @@ impl ForestStage {
         assert!(words <= self.staging.len() && words <= out.len());
         if words > 0 {
             let stream = gpu.stream();
+            // Into the staging's first `words` words: a copy takes its length from its
+            // destination.
+            let dst = &mut self.staging.as_mut_slice().map_err(gpu_err)?[..words];
             stream
-                .memcpy_dtoh(&out.slice(..words), &mut self.staging)
+                .memcpy_dtoh(&out.slice(..words), dst)
                 .map_err(gpu_err)?;
             stream.synchronize().map_err(gpu_err)?;
         }
