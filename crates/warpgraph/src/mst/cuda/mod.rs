@@ -33,7 +33,7 @@
 //! - The forest is gathered as the keys of its edges' canonical arcs (a round-1 choice
 //!   `u -> v`, `u > v`, looks up `v -> u` by binary search in `v`'s row); sorted, they are
 //!   the documented order, and each names its edge's ends and weight. Both happen on the
-//!   GPU too ([`forest`](self::forest): a radix sort, then a kernel that writes the ends
+//!   GPU too (`forest`: a radix sort, then a kernel that writes the ends
 //!   and weights), and the host copies the result's arrays straight into its vectors.
 //!
 //! Directed graphs are symmetrised on the host first, as on the CPU. A graph of more than
