@@ -112,8 +112,7 @@ def _engine(csgraph, directed, unweighted=False, drop_self_loops=False):
         n = csgraph.number_of_nodes()
         if unweighted:
             return n, eng, False
-        _, _, w = csgraph.adjacency("weight", 1)
-        return n, eng, bool(w is not None and len(w) and np.min(w) < 0)
+        return n, eng, csgraph.has_negative("weight", 1)
     n, indptr, indices, data = _csr_arrays(csgraph, directed, fw=drop_self_loops)
     weights = None if unweighted else data
     eng = _warpgraph.Graph.from_csr(indptr, indices, weights, directed, drop_self_loops)
@@ -243,8 +242,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
 
 def _has_negative(csgraph):
     if isinstance(csgraph, Graph):
-        _, _, w = csgraph.adjacency("weight", 1)
-        return w is not None and len(w) > 0 and np.min(w) < 0
+        return csgraph.has_negative("weight", 1)
     import scipy.sparse as sp
 
     if sp.issparse(csgraph):

@@ -157,6 +157,15 @@ class Graph:
         self._cache[key] = out
         return out
 
+    def has_negative(self, weight="weight", default=1):
+        """Whether any weight of :meth:`adjacency` is negative (kept, as the adjacency is:
+        a search per call would otherwise scan every weight each time)."""
+        key = ("negative", weight, default)
+        if key not in self._cache:
+            _, _, w = self.adjacency(weight, default)
+            self._cache[key] = bool(w is not None and len(w) > 0 and np.min(w) < 0)
+        return self._cache[key]
+
     def engine(self, weight=None, default=1):
         """The engine graph (rows sorted) with the weights of :meth:`adjacency`."""
         key = ("engine", weight, default)
