@@ -191,9 +191,16 @@ def test_nx_methods(name, engine, monkeypatch):
     assert engine.ran("cuda")[0] == on_gpu
 
 
+def _kept(G):
+    """The warpgraph.Graph NetworkX keeps for ``G`` (one conversion in its cache)."""
+    kept = list(G.__networkx_cache__["backends"]["warpgraph"].values())
+    assert len(kept) == 1
+    return kept[0]
+
+
 def test_nx_conversion_is_kept(monkeypatch):
-    """A second call on the unchanged graph converts nothing; a change through NetworkX's
-    methods clears the kept conversion, and the next call sees the change."""
+    """Later calls on the unchanged graph convert nothing (NetworkX keeps the conversion);
+    a change through NetworkX's methods clears it, and the next call sees the change."""
     made, walked = [], []
     real_from, real_adj = warpgraph.Graph.from_networkx.__func__, _warpgraph.nx_adjacency
 
@@ -207,24 +214,25 @@ def test_nx_conversion_is_kept(monkeypatch):
 
     monkeypatch.setattr(warpgraph.Graph, "from_networkx", classmethod(from_networkx))
     monkeypatch.setattr(_warpgraph, "nx_adjacency", nx_adjacency)
+    monkeypatch.setattr(nx.config, "cache_converted_graphs", True)
     G = nx_graph(3)
     first = nx.single_source_dijkstra_path_length(G, 0, backend="warpgraph")
     assert first == nx.single_source_dijkstra_path_length(G, 0)
     for s in (0, 1, 2):
         nx.single_source_dijkstra_path_length(G, s, backend="warpgraph")
-        list(nx.bfs_edges(G, s, backend="warpgraph"))
     assert (len(made), walked) == (1, ["weight"])
-    kept = interface._converted(G)
-    assert kept is G.__networkx_cache__[interface._CACHE_KEY]
+    kept = _kept(G)
     assert kept.engine("weight") is kept.engine("weight")
     G.add_edge(0, 39, weight=1e-3)
     after = nx.single_source_dijkstra_path_length(G, 0, backend="warpgraph")
     assert after == nx.single_source_dijkstra_path_length(G, 0) != first
     assert (len(made), walked) == (2, ["weight", "weight"])
-    # Where NetworkX keeps no conversions, neither does the backend.
+    # Where NetworkX keeps no conversions, every call converts.
     monkeypatch.setattr(nx.config, "cache_converted_graphs", False)
     H = nx_graph(4)
-    assert interface._converted(H) is not interface._converted(H)
+    nx.single_source_dijkstra_path_length(H, 0, backend="warpgraph")
+    nx.single_source_dijkstra_path_length(H, 0, backend="warpgraph")
+    assert len(made) == 4
 
 
 def test_cpu_keeps_nothing_on_a_gpu():
@@ -288,10 +296,10 @@ def test_gpu_nx_backend_uploads_once(gpu):
     for s in (0, 1, 2):
         assert (nx.single_source_dijkstra_path_length(G, s, backend="warpgraph")
                 == pytest.approx(nx.single_source_dijkstra_path_length(G, s)))
+    eng = _kept(G).engine("weight", 1)
+    assert eng.gpu_uploads == 1 and eng.gpu_resident()["sssp"]
     got = dict(nx.all_pairs_dijkstra_path_length(G, backend="warpgraph"))
     want = dict(nx.all_pairs_dijkstra_path_length(G))
     assert got.keys() == want.keys()
     for s in want:
         assert got[s] == pytest.approx(want[s])
-    eng = interface._converted(G).engine("weight", 1)
-    assert eng.gpu_uploads == 1 and eng.gpu_resident()["sssp"]

@@ -747,28 +747,6 @@ _CHECKS = {
 }
 
 
-#: The key of the converted graph in ``G.__networkx_cache__``.
-_CACHE_KEY = "warpgraph"
-
-
-def _converted(G):
-    """The :class:`warpgraph.Graph` standing for the NetworkX graph ``G``: made on the
-    first call and kept in ``G.__networkx_cache__``, where NetworkX keeps its backends'
-    conversions and which it clears when ``G`` changes through its methods
-    (``add_edge``, ``remove_node``, ...); so a later call on the unchanged graph reuses
-    the adjacency arrays already converted and the engine graphs already built (and kept
-    on a GPU). Not kept where NetworkX keeps no conversions
-    (``nx.config.cache_converted_graphs`` off, or ``G.__networkx_cache__`` None)."""
-    cache = getattr(G, "__networkx_cache__", None)
-    config = getattr(_nx(), "config", None)
-    if cache is None or not getattr(config, "cache_converted_graphs", False):
-        return Graph.from_networkx(G)
-    g = cache.get(_CACHE_KEY)
-    if g is None:
-        g = cache[_CACHE_KEY] = Graph.from_networkx(G)
-    return g
-
-
 class BackendInterface:
     """What NetworkX's dispatcher asks of a backend."""
 
@@ -776,9 +754,12 @@ class BackendInterface:
     def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
                         preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
                         graph_name=None):
-        """A :class:`warpgraph.Graph` standing for ``G`` (converted lazily, per weight),
-        made once per graph and kept (see :func:`_converted`)."""
-        return _converted(G)
+        """A :class:`warpgraph.Graph` standing for ``G`` (converted lazily, per weight).
+        NetworkX keeps it in ``G.__networkx_cache__`` (``nx.config.cache_converted_graphs``,
+        on by default) and clears it when ``G`` changes through its methods, so later calls
+        on the unchanged graph reuse its converted arrays and the engine graphs built from
+        them, kept on a GPU once used there."""
+        return Graph.from_networkx(G)
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):
