@@ -1,15 +1,11 @@
 //! End-to-end tests of the `warpgraph` binary: what a user types, what they get back.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn warpgraph(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warpgraph"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run warpgraph")
-}
+use std::path::Path;
+use std::process::Command;
+
+use common::{fails, warpgraph};
 
 fn ok(args: &[&str], dir: &Path) -> String {
     let out = warpgraph(args, dir);
@@ -19,19 +15,6 @@ fn ok(args: &[&str], dir: &Path) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// A failing command exits non-zero with a one-line `error:` message and no panic.
-fn fails(args: &[&str], dir: &Path) -> String {
-    let out = warpgraph(args, dir);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "warpgraph {args:?} should fail");
-    assert!(err.contains("error:"), "{err}");
-    assert!(
-        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
-        "{err}"
-    );
-    err
 }
 
 fn json(s: &str) -> serde_json::Value {

@@ -1,17 +1,13 @@
 //! Result files end whole or not at all: refused up front when they cannot fit, written
 //! under a temporary name, and removed when the run fails or is interrupted.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn warpgraph(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warpgraph"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run warpgraph")
-}
+use common::{fails, warpgraph};
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -21,15 +17,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// A failing run: its stderr, after checking it says `error:` and does not panic.
-fn fails(args: &[&str], dir: &Path) -> String {
-    let out = warpgraph(args, dir);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "warpgraph {args:?} should fail");
-    assert!(err.contains("error:") && !err.contains("panicked"), "{err}");
-    err
 }
 
 #[test]
