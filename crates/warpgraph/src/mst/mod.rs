@@ -275,6 +275,17 @@ pub(crate) fn assemble<W: EdgeWeight>(
     weights: Vec<W>,
 ) -> Result<SpanningForest> {
     let total_weight = W::total(&weights)?;
+    forest_of(n, edges, W::into_weights(weights), total_weight)
+}
+
+/// The forest of `edges` (already in the documented order) on `n` vertices, with its
+/// weights and their total.
+pub(crate) fn forest_of(
+    n: usize,
+    edges: Vec<(VertexId, VertexId)>,
+    weights: Weights,
+    total_weight: Number,
+) -> Result<SpanningForest> {
     let components = (n as u64).checked_sub(edges.len() as u64).ok_or_else(|| {
         Error::VerificationFailed(format!(
             "MST: a forest on {n} vertices cannot have {} edges",
@@ -283,7 +294,7 @@ pub(crate) fn assemble<W: EdgeWeight>(
     })?;
     Ok(SpanningForest {
         edges,
-        weights: W::into_weights(weights),
+        weights,
         total_weight,
         components,
     })

@@ -17,11 +17,10 @@ use cudarc::driver::{CudaFunction, CudaSlice, DeviceRepr, PinnedHostSlice, PushK
 use rayon::prelude::*;
 
 use super::super::order::{int_total, EdgeWeight};
-use super::super::SpanningForest;
+use super::super::{forest_of, SpanningForest};
 use super::DeviceRows;
 use crate::cuda::{gpu_err, grid_for, launch_config, Gpu, KernelSource};
-use crate::error::{Error, Result};
-use crate::graph::stats::Number;
+use crate::error::Result;
 use crate::graph::Weights;
 
 /// The kernels of this module.
@@ -250,7 +249,7 @@ impl ForestStage {
         let forest = match self.weights {
             DeviceWeights::None => {
                 let total = int_total(count as i128)?;
-                forest(n, ends(staged, count), Weights::None, total)
+                forest_of(n, ends(staged, count), Weights::None, total)
             }
             DeviceWeights::I32(_) => typed::<i32>(staged, count, n, int_sum),
             DeviceWeights::I64(_) => typed::<i64>(staged, count, n, int_sum),
@@ -293,7 +292,7 @@ fn typed<W: EdgeWeight + DeviceRepr + Default>(
             (edges, total)
         }),
     };
-    forest(n, edges, W::into_weights(weights), total?)
+    forest_of(n, edges, W::into_weights(weights), total?)
 }
 
 /// The `count` ends that mst_name wrote at the start of the output, from its staged copy,
@@ -309,25 +308,4 @@ fn ends(staged: &[u64], count: usize) -> Vec<(u32, u32)> {
         .zip(from.par_chunks(2 * PIECE))
         .for_each(|(to, from)| to.copy_from_slice(from));
     edges
-}
-
-/// The forest on `n` vertices of `edges` (in the family's order), `weights` and `total`.
-fn forest(
-    n: usize,
-    edges: Vec<(u32, u32)>,
-    weights: Weights,
-    total_weight: Number,
-) -> Result<SpanningForest> {
-    let components = (n as u64).checked_sub(edges.len() as u64).ok_or_else(|| {
-        Error::VerificationFailed(format!(
-            "MST: a forest on {n} vertices cannot have {} edges",
-            edges.len()
-        ))
-    })?;
-    Ok(SpanningForest {
-        edges,
-        weights,
-        total_weight,
-        components,
-    })
 }
