@@ -409,6 +409,61 @@ fn gpu_apsp_matches_the_cpu() {
         }
     }
 }
+/// Rows that come back from the GPU in several blocks: Floyd-Warshall on 2,500 vertices
+/// (i32, i64 and f64 cells, with and without predecessors) and Johnson on 5,000 (two
+/// batches, negative weights), against the CPU.
+#[test]
+fn gpu_rows_come_back_in_several_blocks() {
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let random = |n: usize, seed: u64, scale: i64| {
+        let mut rng = warpgraph::generate::rng::Rng::new(seed);
+        let h: Vec<i64> = (0..n).map(|_| -(rng.below(50) as i64)).collect();
+        let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..3 * n {
+            let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+            src.push(u);
+            dst.push(v);
+            w.push((rng.below(20) as i64 + h[u as usize] - h[v as usize]) * scale);
+        }
+        (src, dst, w)
+    };
+    let build = |n: usize, (src, dst, w): (Vec<u32>, Vec<u32>, Weights)| {
+        EdgeList::new(n as u64, src, dst, w)
+            .unwrap()
+            .build(&BuildOptions::default())
+            .unwrap()
+    };
+    let (src, dst, w) = random(2500, 11, 1);
+    let wide: Vec<i64> = w.iter().map(|&x| x << 20).collect();
+    let float: Vec<f64> = w.iter().map(|&x| x as f64 + 0.5).collect();
+    for weights in [Weights::from(w), Weights::from(wide), Weights::from(float)] {
+        let g = build(2500, (src.clone(), dst.clone(), weights));
+        for pred in [false, true] {
+            let opts = ApspOptions { predecessors: pred };
+            let cpu = apsp_matrix(&g, Algorithm::FloydWarshall, &opts).unwrap();
+            for v in [FwVariant::Blocked, FwVariant::Tuned] {
+                let mut sink = MatrixSink::new();
+                warpgraph::apsp::cuda::floyd_warshall(&gpu, &g, &opts, v, &mut sink, &NoProgress)
+                    .unwrap();
+                let m = sink.into_matrix().unwrap();
+                let what = format!("GPU {v} pred={pred} {:?}", g.weight_type());
+                assert_eq!(m.as_i64(), cpu.as_i64(), "{what}");
+                assert_eq!(m.as_f64(), cpu.as_f64(), "{what}");
+                verify_matrix(&g, &m).unwrap_or_else(|e| panic!("{what}: {e}"));
+            }
+        }
+    }
+    let (src, dst, w) = random(5000, 12, 1);
+    let g = build(5000, (src, dst, Weights::from(w)));
+    let opts = ApspOptions::default();
+    let mut sink = MatrixSink::new();
+    warpgraph::apsp::cuda::johnson(&gpu, &g, &opts, &mut sink, &NoProgress).unwrap();
+    let cpu = apsp_matrix(&g, Algorithm::Johnson, &opts).unwrap();
+    assert_eq!(sink.into_matrix().unwrap(), cpu, "GPU johnson, 5,000 vertices");
+}
+
 // ---------------------------------------------------------------------------------------
 // Hand-written golden results.
 #[test]

@@ -251,3 +251,65 @@ impl Drop for Registered {
         let _ = unsafe { sys::cuMemHostUnregister(self.ptr) };
     }
 }
+
+/// Results copied back in blocks through two page-locked buffers, so that one block
+/// crosses the bus (and the GPU computes the next) while the host works on the one
+/// before:
+///
+/// ```text
+/// read.queue(gpu, 0, src, range_0)?;
+/// for k in 0..blocks {
+///     if k + 1 < blocks { /* queue block k+1's kernels */ read.queue(gpu, k + 1, src, range)?; }
+///     consume(read.take(k)?);
+/// }
+/// ```
+///
+/// Block `k` lands in buffer `k % 2`: block `k + 1` may be queued while block `k` is
+/// read, and block `k + 2` only once it has been.
+pub(crate) struct ReadBack<T> {
+    bufs: [PinnedHostSlice<T>; 2],
+    done: [Option<cudarc::driver::CudaEvent>; 2],
+    lens: [usize; 2],
+}
+
+impl<T: DeviceRepr + ValidAsZeroBits> ReadBack<T> {
+    /// Two buffers of `cap` elements each.
+    pub(crate) fn new(gpu: &Gpu, cap: usize) -> Result<ReadBack<T>> {
+        Ok(ReadBack {
+            bufs: [gpu.pinned(cap)?, gpu.pinned(cap)?],
+            done: [None, None],
+            lens: [0, 0],
+        })
+    }
+
+    /// Queues the copy of `src[range]` (at most `cap` elements) as block `k`, after all
+    /// work queued before.
+    pub(crate) fn queue(
+        &mut self,
+        gpu: &Gpu,
+        k: usize,
+        src: &CudaSlice<T>,
+        range: std::ops::Range<usize>,
+    ) -> Result<()> {
+        let slot = k % 2;
+        let len = range.len();
+        assert!(len <= self.bufs[slot].len() && self.done[slot].is_none());
+        if len > 0 {
+            let dst = &mut self.bufs[slot].as_mut_slice().map_err(gpu_err)?[..len];
+            gpu.stream
+                .memcpy_dtoh(&src.slice(range), dst)
+                .map_err(gpu_err)?;
+        }
+        self.done[slot] = Some(gpu.mark()?);
+        self.lens[slot] = len;
+        Ok(())
+    }
+
+    /// Block `k`, once its copy (and all work queued before it) has finished.
+    pub(crate) fn take(&mut self, k: usize) -> Result<&[T]> {
+        let slot = k % 2;
+        let done = self.done[slot].take().expect("block k was queued");
+        done.synchronize().map_err(gpu_err)?;
+        Ok(&self.bufs[slot].as_slice().map_err(gpu_err)?[..self.lens[slot]])
+    }
+}

@@ -50,7 +50,7 @@ pub use prebuilt::{is_current as prebuilt_is_current, source_key, PREBUILT_ARCHS
 pub use probe::{available, probe, test_gpu, unavailable_reason, Inventory};
 pub use timer::GpuTimes;
 
-pub(crate) use buffer::{Buffer, Registered};
+pub(crate) use buffer::{Buffer, ReadBack, Registered};
 pub(crate) use driver::{driver_err, gpu_err};
 pub(crate) use launch::{grid_for, launch_config};
 pub(crate) use mailbox::{Mailbox, Spin};

@@ -26,15 +26,50 @@ template <> struct Cell<int> {
     static __device__ __forceinline__ int add(int a, int b) {
         return (int)((unsigned)a + (unsigned)b);
     }
+    static __device__ __forceinline__ void lower(int* at, int v) { atomicMin(at, v); }
 };
 template <> struct Cell<i64> {
     static __device__ __forceinline__ i64 add(i64 a, i64 b) {
         return (i64)((u64)a + (u64)b);
     }
+    static __device__ __forceinline__ void lower(i64* at, i64 v) { atomicMin(at, v); }
 };
 template <> struct Cell<double> {
     static __device__ __forceinline__ double add(double a, double b) { return a + b; }
+    static __device__ __forceinline__ void lower(double* at, double v) {
+        unsigned long long* bits = (unsigned long long*)at;
+        unsigned long long old = *bits;
+        while (v < __longlong_as_double((long long)old)) {
+            unsigned long long seen = atomicCAS(bits, old, (unsigned long long)__double_as_longlong(v));
+            if (seen == old) break;
+            old = seen;
+        }
+    }
 };
+
+// The initial matrix from the graph (CSR off/tgt, arc weights w as cells), a block per
+// row u < big: every cell inf and predecessor none, the diagonal 0 (its predecessor u for
+// a real vertex), then the lightest arc u -> v of each pair (predecessor u). Self loops are
+// left out (the host refuses a negative one first).
+template <typename C>
+__device__ void init(const u64* off, const u32* tgt, const C* w, u32 n, u32 big, C inf,
+                     C* d, u32* p, u32 pred) {
+    u32 u = blockIdx.x;
+    C* row = d + (u64)u * big;
+    u32* prow = p + (u64)u * big;
+    for (u32 j = threadIdx.x; j < big; j += blockDim.x) {
+        row[j] = j == u ? (C)0 : inf;
+        if (pred) prow[j] = j == u && u < n ? u : 0xffffffffu;
+    }
+    __syncthreads();
+    if (u >= n) return;
+    for (u64 e = off[u] + threadIdx.x; e < off[u + 1]; e += blockDim.x) {
+        u32 v = tgt[e];
+        if (v == u) continue;
+        Cell<C>::lower(row + v, w[e]);
+        if (pred) prow[v] = u;
+    }
+}
 
 // fw-naive, pivot k: every element (i, j), one thread each; grid-stride in both
 // dimensions, so a matrix larger than the grid is swept tile by tile.
@@ -228,6 +263,11 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 #define INSTANTIATE(SUFFIX, C)                                                                 \
+    extern "C" __global__ void fw_init_##SUFFIX(const u64* off, const u32* tgt, const C* w,    \
+                                                u32 n, u32 big, C inf, C* d, u32* p,           \
+                                                u32 pred) {                                    \
+        init<C>(off, tgt, w, n, big, inf, d, p, pred);                                         \
+    }                                                                                          \
     extern "C" __global__ void fw_naive_##SUFFIX(C* d, u32* p, u32 pred, u32 big, u32 k,       \
                                                  C thr, u32* cycle) {                          \
         naive<C>(d, p, pred, big, k, thr, cycle);                                              \

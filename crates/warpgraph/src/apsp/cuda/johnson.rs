@@ -16,21 +16,22 @@
 //! shared memory (`4n + n/4` bytes: n up to about 53,000 on Hopper), the whole search of a
 //! source lives in shared memory (`sssp_batch_shared_u32`: the cheap shared-memory atomics
 //! are what make it fast); otherwise rows live in device memory (`sssp_batch_*`, a warp
-//! per frontier vertex). Each batch of rows comes back and is un-reweighted on the host
-//! (`d - h(s) + h(t)`, checked) while the sink takes it.
+//! per frontier vertex). Each batch's rows come back through two page-locked buffers
+//! while the GPU searches from the next batch, and the host widens and un-reweights them
+//! (`d - h(s) + h(t)`, checked) in one pass before the sink takes them; a batch's rows
+//! take at most 512 MiB on the host.
 
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{
-    CudaFunction, CudaSlice, DeviceRepr, LaunchConfig, PinnedHostSlice, PushKernelArg,
-    ValidAsZeroBits,
+    CudaFunction, CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
 use rayon::prelude::*;
 
 use crate::apsp::cpu::johnson::{reweighted, Reweighted, Unweight};
 use crate::apsp::{ApspOptions, DistType, RowBlock, RowSink, RowsInfo};
-use crate::cuda::{gpu_err, launch_config, Gpu};
+use crate::cuda::{gpu_err, launch_config, Gpu, ReadBack};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
@@ -43,6 +44,10 @@ const THREADS: u32 = 256;
 const SHARED_THREADS: u32 = 512;
 /// The most sources searched at once.
 const MAX_BATCH: usize = 4096;
+/// Bytes of 64-bit distances a batch's rows may take on the host: they come back through
+/// two page-locked buffers and are finished in a third, so the host holds about three
+/// times this much.
+const HOST_BATCH_BYTES: u64 = 512 << 20;
 
 /// Johnson on `gpu`, the rows into `sink`; the seconds its kernels took (CUDA events).
 ///
@@ -151,7 +156,7 @@ struct Plan {
     /// (4n); with rows in shared memory, only the 32-bit row that comes back (4n).
     per_source: u64,
     /// Sources searched at once: as many as half the free memory left by the graph
-    /// holds, at least 1, at most [`MAX_BATCH`] and n.
+    /// holds and [`HOST_BATCH_BYTES`] allow, at least 1, at most [`MAX_BATCH`] and n.
     batch: usize,
 }
 
@@ -162,7 +167,8 @@ impl Plan {
         let n64 = n as u64;
         let graph = 8 * (n64 + 1) + 4 * m + if narrow { 4 * m } else { 8 * m + 12 };
         let per_source = if narrow { 4 } else { 20 } * n64;
-        let batch = (free.saturating_sub(graph) / 2 / per_source.max(1)) as usize;
+        let batch = (free.saturating_sub(graph) / 2 / per_source.max(1))
+            .min(HOST_BATCH_BYTES / (8 * n64).max(1)) as usize;
         Plan {
             graph,
             per_source,
@@ -188,8 +194,6 @@ enum Search<D: DeviceRepr> {
         f: CudaFunction,
         wt: CudaSlice<u32>,
         out: CudaSlice<u32>,
-        /// Page-locked, for fast copies back.
-        host: PinnedHostSlice<u32>,
         bytes: u32,
     },
     Global {
@@ -240,33 +244,105 @@ where
     let off = gpu.upload(csr.offsets())?;
     let tgt = gpu.upload(csr.targets())?;
     let mut search = Search::new(gpu, w, narrow, suffix, (batch, n))?;
+    let mut back = search.read_back(gpu, batch * n)?;
     let n32 = n as u32;
-    let mut host: Vec<D> = vec![D::INFINITY; batch * n];
-    let mut kernel_seconds = 0.0;
-    progress.begin("johnson (GPU)", n as u64);
-    for first in (0..n).step_by(batch) {
-        let rows = batch.min(n - first);
-        let first32 = first as u32;
+    let sources = |k: usize| k * batch..((k + 1) * batch).min(n);
+    let blocks = n.div_ceil(batch);
+    let mut timers = Vec::with_capacity(blocks);
+    // Batch k's searches and the copy of its rows, queued behind the work before.
+    let mut queue = |k: usize, search: &mut Search<D>, back: &mut Back<D>| -> Result<()> {
+        let s = sources(k);
         let timer = gpu.timer()?;
-        let out = &mut host[..rows * n];
-        search.launch(gpu, (&off, &tgt), (n32, first32), rows)?;
-        let done = timer.kernels_done(gpu)?;
-        kernel_seconds += timer.finish(&done)?.kernel_seconds;
-        search.read_back(gpu, out)?;
-        if let Some(h) = h {
-            unweight(out, n, first, h)?;
+        search.launch(gpu, (&off, &tgt), (n32, s.start as u32), s.len())?;
+        timers.push((timer, gpu.mark()?));
+        search.queue_back(gpu, k, s.len() * n, back)
+    };
+    let mut host: Vec<D> = vec![D::INFINITY; batch * n];
+    progress.begin("johnson (GPU)", n as u64);
+    queue(0, &mut search, &mut back)?;
+    for k in 0..blocks {
+        // The next batch runs on the GPU while the host finishes this one.
+        if k + 1 < blocks {
+            queue(k + 1, &mut search, &mut back)?;
         }
+        let s = sources(k);
+        let out = &mut host[..s.len() * n];
+        back.take_into(k, out, (s.start, n), h)?;
         sink.rows(&RowBlock {
-            first: first as VertexId,
+            first: s.start as VertexId,
             num_vertices: n,
             dist: D::dists(out),
             pred: None,
         })?;
-        progress.advance(rows as u64);
+        progress.advance(s.len() as u64);
     }
     progress.finish();
+    search.check_range(gpu)?;
+    let mut kernel_seconds = 0.0;
+    for (timer, done) in timers {
+        kernel_seconds += timer.finish(&done)?.kernel_seconds;
+    }
     sink.finish()?;
     Ok(kernel_seconds)
+}
+
+/// Rows coming back: 32-bit distances from the shared-memory search, or distances of the
+/// type `D`.
+enum Back<D> {
+    Narrow(ReadBack<u32>),
+    Wide(ReadBack<D>),
+}
+
+impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>> Back<D> {
+    /// Batch `k`'s rows into `out` (`n` distances a row, the first row source `first`),
+    /// once they are back: widened to `D` (the 32-bit "unreachable" to infinity) and, with
+    /// potentials `h`, un-reweighted (`d - h(s) + h(t)`, checked).
+    fn take_into(
+        &mut self,
+        k: usize,
+        out: &mut [D],
+        (first, n): (usize, usize),
+        h: Option<&[D]>,
+    ) -> Result<()> {
+        match self {
+            Back::Narrow(r) => finish_rows(r.take(k)?, out, (first, n), h, |x| match x {
+                u32::MAX => D::INFINITY,
+                x => D::from(x),
+            }),
+            Back::Wide(r) => finish_rows(r.take(k)?, out, (first, n), h, |x| x),
+        }
+    }
+}
+
+/// `out[i] = widen(got[i])`, un-reweighted with `h` when given, row by row on every core.
+fn finish_rows<D, X>(
+    got: &[X],
+    out: &mut [D],
+    (first, n): (usize, usize),
+    h: Option<&[D]>,
+    widen: impl Fn(X) -> D + Sync,
+) -> Result<()>
+where
+    D: Unweight + Copy + Send + Sync,
+    X: Copy + Sync,
+{
+    out.par_chunks_mut(n)
+        .zip(got.par_chunks(n))
+        .enumerate()
+        .try_for_each(|(i, (row, got))| {
+            let s = first + i;
+            for (t, (d, &x)) in row.iter_mut().zip(got).enumerate() {
+                *d = widen(x);
+                if let (Some(h), true) = (h, *d != D::INFINITY) {
+                    *d = D::unweight(*d, h[s], h[t]).ok_or_else(|| {
+                        Error::Overflow(format!(
+                            "the distance from vertex {s} to vertex {t} leaves the distance range"
+                        ))
+                    })?;
+                }
+            }
+            Ok::<(), Error>(())
+        })
 }
 
 impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>> Search<D> {
@@ -300,7 +376,6 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                     f,
                     wt: gpu.upload(&w32)?,
                     out: gpu.zeros::<u32>(batch * n)?,
-                    host: gpu.pinned(batch * n)?,
                     bytes,
                 }
             }
@@ -377,60 +452,37 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
         Ok(())
     }
 
-    /// The batch's rows into `out` (as many distances as it holds), in the distance type;
-    /// an error where a path sum left the distance range on the GPU.
-    fn read_back(&mut self, gpu: &Gpu, out: &mut [D]) -> Result<()> {
-        match self {
-            Search::Shared {
-                out: dev,
-                host: narrow_rows,
-                ..
-            } => {
-                let got = gpu.read_pinned(dev, out.len(), narrow_rows)?;
-                out.par_iter_mut().zip(got.par_iter()).for_each(|(d, &x)| {
-                    *d = if x == u32::MAX {
-                        D::INFINITY
-                    } else {
-                        D::from(x)
-                    }
-                });
-            }
-            Search::Global { dist, flags, .. } => {
-                gpu.download_into(dist, out)?;
-                let mut flag = [0u32];
-                gpu.download_into(flags, &mut flag)?;
-                if flag[0] != 0 {
-                    return Err(Error::Overflow(
-                        "a path sum left the distance range on the GPU".into(),
-                    ));
-                }
+    /// Two page-locked buffers of `len` distances as the searches leave them.
+    fn read_back(&self, gpu: &Gpu, len: usize) -> Result<Back<D>> {
+        Ok(match self {
+            Search::Shared { .. } => Back::Narrow(ReadBack::new(gpu, len)?),
+            Search::Global { .. } => Back::Wide(ReadBack::new(gpu, len)?),
+        })
+    }
+
+    /// Queues the copy of the first `len` distances of the batch just launched, as block
+    /// `k` of `back`.
+    fn queue_back(&self, gpu: &Gpu, k: usize, len: usize, back: &mut Back<D>) -> Result<()> {
+        match (self, back) {
+            (Search::Shared { out, .. }, Back::Narrow(r)) => r.queue(gpu, k, out, 0..len),
+            (Search::Global { dist, .. }, Back::Wide(r)) => r.queue(gpu, k, dist, 0..len),
+            _ => unreachable!("read_back made the buffers for this search"),
+        }
+    }
+
+    /// An error where a path sum left the distance range on the GPU in any batch.
+    fn check_range(&self, gpu: &Gpu) -> Result<()> {
+        if let Search::Global { flags, .. } = self {
+            let mut flag = [0u32];
+            gpu.download_into(flags, &mut flag)?;
+            if flag[0] != 0 {
+                return Err(Error::Overflow(
+                    "a path sum left the distance range on the GPU".into(),
+                ));
             }
         }
         Ok(())
     }
-}
-
-/// Un-reweights the rows `out` (`n` distances each, from source `first` on) with the
-/// potentials `h`: `d - h(s) + h(t)`, checked.
-fn unweight<D: Unweight + Copy + Send + Sync>(
-    out: &mut [D],
-    n: usize,
-    first: usize,
-    h: &[D],
-) -> Result<()> {
-    out.par_chunks_mut(n).enumerate().try_for_each(|(i, row)| {
-        let s = first + i;
-        for (t, d) in row.iter_mut().enumerate() {
-            if *d != D::INFINITY {
-                *d = D::unweight(*d, h[s], h[t]).ok_or_else(|| {
-                    Error::Overflow(format!(
-                        "the distance from vertex {s} to vertex {t} leaves the distance range"
-                    ))
-                })?;
-            }
-        }
-        Ok::<(), Error>(())
-    })
 }
 
 #[cfg(test)]
@@ -451,6 +503,9 @@ mod tests {
         let p = Plan::new(1000, 16_000, true, 2_000_000);
         assert_eq!((p.graph, p.per_source, p.batch), (136_008, 4000, 232));
         assert_eq!(p.bytes(), 136_008 + 232 * 4000);
+        // A million vertices: the host's 512 MiB of 8-byte rows hold 64 sources at once.
+        let p = Plan::new(1 << 20, 16 << 20, true, 100 << 30);
+        assert_eq!(p.batch, 64);
         // Nothing free: one source at a time; no vertex: no panic.
         assert_eq!(Plan::new(1000, 16_000, false, 0).batch, 1);
         assert_eq!(Plan::new(0, 0, false, 1 << 30).batch, 1);

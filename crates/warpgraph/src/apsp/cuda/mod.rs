@@ -2,9 +2,12 @@
 //! article) here, Johnson (after the GPU Johnson article) in [`johnson()`].
 //!
 //! **Computes** what [`crate::apsp::cpu::floyd_warshall()`] computes, rows streamed into a
-//! [`RowSink`]: the CPU builds the working matrix (its cell type, sentinels and bounds), the
-//! GPU does every round, and the CPU converts the rows and reports a negative cycle (found
-//! on the GPU as a negative diagonal value, named by the CPU's Bellman-Ford).
+//! [`RowSink`]. The CPU's plan picks the cell type, sentinels and bounds. On one GPU the
+//! graph goes up and `fw_init` builds the working matrix there; every round runs; the rows
+//! come back in blocks through two page-locked buffers while the host converts the block
+//! before for the sink. A team builds the matrix on the host and splits it by rows. A
+//! negative cycle is found on the GPU as a negative diagonal value and named by the CPU's
+//! Bellman-Ford.
 //!
 //! **Method** (kernels in `fw.cu`), by [`FwVariant`]:
 //! - `fw-naive`: one launch per pivot k, one thread per element (i, j), the grid sweeping
@@ -37,11 +40,11 @@ use cudarc::driver::{
 };
 use cudarc::nccl::NcclType;
 
-use super::cpu::floyd_warshall::{floyd_warshall_by, matrix_shape, Matrix, Work};
+use super::cpu::floyd_warshall::{floyd_warshall_by, matrix_shape, Cell, Matrix, Plan, Rows, Work};
 use super::{ApspOptions, RowSink};
 use crate::cuda::link::Reduce;
 use crate::cuda::team::{Member, TeamSpec};
-use crate::cuda::{gpu_err, Gpu, KernelSource};
+use crate::cuda::{gpu_err, Gpu, KernelSource, ReadBack};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::progress::Progress;
@@ -162,30 +165,11 @@ fn run(
 ) -> Result<f64> {
     let mut kernel_seconds = 0.0;
     let nonnegative = !super::cpu::has_negative_weight(g);
-    let mut solve = |work: Work<'_>| -> Result<Option<usize>> {
-        let dims = (work.big, work.n);
-        let (cycle, seconds) = match work.matrix {
-            Matrix::I32 { d, thr } => {
-                // fw-tuned's third phase: non-negative 32-bit cells, no predecessors.
-                let variant = match variant {
-                    FwVariant::Tuned if !nonnegative || work.pred.is_some() => FwVariant::Blocked,
-                    v => v,
-                };
-                on_target(target, variant, "i32", d, thr, work.pred, dims)
-            }
-            Matrix::I64 { d, thr } => {
-                on_target(target, blocked(variant), "i64", d, thr, work.pred, dims)
-            }
-            Matrix::F64 { d } => on_target(
-                target,
-                blocked(variant),
-                "f64",
-                d,
-                f64::INFINITY,
-                work.pred,
-                dims,
-            ),
-            Matrix::I128 => Err(needs_128_bits()),
+    let mut solve = |mut work: Work<'_>| -> Result<Option<usize>> {
+        let variant = variant_for(variant, work.plan, nonnegative, work.pred);
+        let (cycle, seconds) = match target {
+            Target::One(gpu) => one_gpu(gpu, variant, &mut work),
+            Target::Team(spec) => on_team(spec, variant, &mut work),
         }?;
         kernel_seconds = seconds;
         Ok(cycle)
@@ -196,9 +180,185 @@ fn run(
     r.map(|_| kernel_seconds)
 }
 
-/// The rounds on one GPU, or on every GPU of a team over its rows of `d`.
+/// The variant that runs on a plan's cells: `fw-tuned`'s third phase only for
+/// non-negative 32-bit cells without predecessors, else `fw-blocked` in its place.
+fn variant_for(variant: FwVariant, plan: Plan, nonnegative: bool, pred: bool) -> FwVariant {
+    match plan {
+        Plan::I32 { .. } if nonnegative && !pred => variant,
+        _ => blocked(variant),
+    }
+}
+
+/// A cell type of the GPU's matrix: its kernels' suffix and its rows for the sink.
+trait GpuCell: Cell + DeviceRepr + ValidAsZeroBits + NcclType {
+    const SUFFIX: &'static str;
+    fn rows(d: &[Self]) -> Rows<'_>;
+}
+
+macro_rules! gpu_cell {
+    ($t:ty, $suffix:literal, $variant:ident) => {
+        impl GpuCell for $t {
+            const SUFFIX: &'static str = $suffix;
+            fn rows(d: &[Self]) -> Rows<'_> {
+                Rows::$variant(d)
+            }
+        }
+    };
+}
+gpu_cell!(i32, "i32", I32);
+gpu_cell!(i64, "i64", I64);
+gpu_cell!(f64, "f64", F64);
+
+/// One GPU: the matrix built there from the graph, every round, and the rows back.
+fn one_gpu(
+    gpu: &Arc<Gpu>,
+    variant: FwVariant,
+    work: &mut Work<'_>,
+) -> Result<(Option<usize>, f64)> {
+    match work.plan {
+        Plan::I32 { inf, thr } => one::<i32>(gpu, variant, (inf, thr), work),
+        Plan::I64 { inf, thr } => one::<i64>(gpu, variant, (inf, thr), work),
+        Plan::F64 => one::<f64>(gpu, variant, (f64::INFINITY, f64::INFINITY), work),
+        Plan::I128 => Err(needs_128_bits()),
+    }
+}
+
+/// [`one_gpu`] in cells `C` with the sentinel `inf` and threshold `thr`: the CSR and its
+/// weights as cells go up, `fw_init` builds the matrix, the rounds run, and unless a
+/// negative cycle showed up the rows come back through [`send_rows`].
+fn one<C: GpuCell>(
+    gpu: &Arc<Gpu>,
+    variant: FwVariant,
+    (inf, thr): (C, C),
+    work: &mut Work<'_>,
+) -> Result<(Option<usize>, f64)> {
+    let (big, n) = (work.big, work.n);
+    let csr = work.g.out();
+    let arcs = csr.targets().len() as u64;
+    let cell = std::mem::size_of::<C>() as u64;
+    let graph = 8 * (n as u64 + 1) + (4 + cell) * arcs;
+    gpu.check_memory(
+        || format!("Floyd-Warshall's {big} x {big} matrix (and the graph) on the GPU"),
+        matrix_bytes(big as u64, cell, work.pred).saturating_add(graph),
+    )?;
+    let big32 = big32(big)?;
+    let w = work.arc_cells::<C>()?;
+    let (off, tgt, wd) = (
+        gpu.upload(csr.offsets())?,
+        gpu.upload(csr.targets())?,
+        gpu.upload(&w)?,
+    );
+    drop(w);
+    let mut m = OnGpu::<C>::alloc(gpu, big, work.pred)?;
+    let init = gpu.function(&KERNELS, &format!("fw_init_{}", C::SUFFIX))?;
+    let n32 = n as u32;
+    let mut b = gpu.stream().launch_builder(&init);
+    b.arg(&off)
+        .arg(&tgt)
+        .arg(&wd)
+        .arg(&n32)
+        .arg(&big32)
+        .arg(&inf)
+        .arg(&mut m.dd)
+        .arg(&mut m.pp)
+        .arg(&m.has_pred);
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (big32, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: matches fw_init_*(off, tgt, w, n, big, inf, d, p, pred): block u < big
+    // writes row u of d (big cells) and of p when pred is set (big^2 entries then), and
+    // reads the arcs of u < n, whose targets are below n.
+    unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+    let lay = Layout {
+        big,
+        rows: big,
+        first_row: 0,
+    };
+    let seconds = rounds_on(gpu, variant, C::SUFFIX, &mut m, thr, (lay, n), None)?;
+    let mut c = [0u32];
+    gpu.download_into(&m.cycle, &mut c)?;
+    if c[0] != u32::MAX {
+        return Ok((Some(c[0] as usize), seconds));
+    }
+    send_rows(gpu, &m, work)?;
+    Ok((None, seconds))
+}
+
+/// Bytes of cells a block of rows coming back holds (at least one row).
+const BACK_BYTES: usize = 16 << 20;
+
+/// The rows `0..n` of the matrix `m` back to the host in blocks, through two page-locked
+/// buffers ([`ReadBack`]): the host converts a block for the sink ([`Work::emit`]) while the
+/// next crosses the bus.
+fn send_rows<C: GpuCell>(gpu: &Gpu, m: &OnGpu<C>, work: &mut Work<'_>) -> Result<()> {
+    let (big, n) = (work.big, work.n);
+    let rows = (BACK_BYTES / (big * std::mem::size_of::<C>())).clamp(1, n.max(1));
+    let blocks = n.div_ceil(rows);
+    let range = |k: usize| k * rows * big..((k + 1) * rows).min(n) * big;
+    let mut cells = ReadBack::<C>::new(gpu, rows * big)?;
+    let mut preds = match work.pred {
+        true => Some(ReadBack::<u32>::new(gpu, rows * big)?),
+        false => None,
+    };
+    let queue =
+        |k: usize, cells: &mut ReadBack<C>, preds: &mut Option<ReadBack<u32>>| -> Result<()> {
+            cells.queue(gpu, k, &m.dd, range(k))?;
+            match preds {
+                Some(p) => p.queue(gpu, k, &m.pp, range(k)),
+                None => Ok(()),
+            }
+        };
+    queue(0, &mut cells, &mut preds)?;
+    for k in 0..blocks {
+        if k + 1 < blocks {
+            queue(k + 1, &mut cells, &mut preds)?;
+        }
+        let d = cells.take(k)?;
+        let p = match &mut preds {
+            Some(p) => Some(p.take(k)?),
+            None => None,
+        };
+        work.emit(k * rows, C::rows(d), p)?;
+    }
+    Ok(())
+}
+
+/// A team: the matrix built on the host, every rank's rows through [`on_target`], and the
+/// rows to the sink.
+fn on_team(
+    spec: &TeamSpec,
+    variant: FwVariant,
+    work: &mut Work<'_>,
+) -> Result<(Option<usize>, f64)> {
+    let mut host = work.host_matrix()?;
+    let dims = (work.big, work.n);
+    let (matrix, pred) = host.parts();
+    let (cycle, seconds) = match matrix {
+        Matrix::I32 { d, thr } => on_target(spec, variant, "i32", d, thr, pred, dims),
+        Matrix::I64 { d, thr } => on_target(spec, variant, "i64", d, thr, pred, dims),
+        Matrix::F64 { d } => on_target(spec, variant, "f64", d, f64::INFINITY, pred, dims),
+    }?;
+    if cycle.is_none() {
+        let (rows, p) = host.rows();
+        work.emit(0, rows, p)?;
+    }
+    Ok((cycle, seconds))
+}
+
+/// The padded side as the kernels take it.
+fn big32(big: usize) -> Result<u32> {
+    u32::try_from(big).map_err(|_| Error::TooLarge {
+        what: "vertices for the GPU Floyd-Warshall".into(),
+        value: big as u64,
+        limit: u64::from(u32::MAX),
+    })
+}
+
+/// The rounds on every GPU of a team over its rows of `d`.
 fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
-    target: Target<'_>,
+    spec: &TeamSpec,
     variant: FwVariant,
     suffix: &str,
     d: &mut [C],
@@ -206,10 +366,6 @@ fn on_target<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType + Send + Sync>(
     pred: Option<&mut [u32]>,
     (big, n): (usize, usize),
 ) -> Result<(Option<usize>, f64)> {
-    let spec = match target {
-        Target::One(gpu) => return rounds(gpu, variant, suffix, d, thr, pred, (big, n), None),
-        Target::Team(spec) => spec,
-    };
     // Whole blocks of 64 rows (fw-tuned's blocks) per rank.
     let units = big / TUNED_TILE as usize;
     let rows: Vec<Range<usize>> = (0..spec.world)
@@ -458,19 +614,36 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
         std::mem::size_of::<C>() as u64,
         pred.is_some(),
     )?;
+    let mut m = OnGpu::upload(gpu, d, pred.as_deref(), share.is_some(), big)?;
+    let seconds = rounds_on(gpu, variant, suffix, &mut m, thr, (lay, n), share)?;
+    gpu.download_into(&m.dd, d)?;
+    if let Some(p) = pred {
+        gpu.download_into(&m.pp, p)?;
+    }
+    let mut c = [0u32];
+    gpu.download_into(&m.cycle, &mut c)?;
+    Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+}
+
+/// Every round of `variant` on the matrix `m` (cells of type `suffix`, laid out as `lay`,
+/// `n` real vertices), in a team with `share`: the kernels' seconds (CUDA events).
+fn rounds_on<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
+    gpu: &Arc<Gpu>,
+    variant: FwVariant,
+    suffix: &str,
+    m: &mut OnGpu<C>,
+    thr: C,
+    (lay, n): (Layout, usize),
+    share: Option<Share<'_>>,
+) -> Result<f64> {
     let f = |name: &str| -> Result<CudaFunction> {
         gpu.function(&KERNELS, &format!("{name}_{suffix}"))
     };
-    let mut m = OnGpu::upload(gpu, d, pred.as_deref(), share.is_some(), big)?;
-    let big32 = u32::try_from(big).map_err(|_| Error::TooLarge {
-        what: "vertices for the GPU Floyd-Warshall".into(),
-        value: big as u64,
-        limit: u64::from(u32::MAX),
-    })?;
+    let big32 = big32(lay.big)?;
     let stream = gpu.stream().clone();
     let timer = gpu.timer()?;
     match variant {
-        FwVariant::Naive => naive_rounds(&stream, &f("fw_naive")?, &mut m, (big32, n), thr)?,
+        FwVariant::Naive => naive_rounds(&stream, &f("fw_naive")?, m, (big32, n), thr)?,
         FwVariant::Blocked | FwVariant::Tuned => {
             let (p1, p2, p3) = (f("fw_phase1")?, f("fw_phase2")?, f("fw_phase3")?);
             let p3_tuned = match variant == FwVariant::Tuned {
@@ -483,21 +656,14 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
                 p3,
                 p3_tuned,
             };
-            blocked_rounds(&stream, &kernels, &mut m, (lay, big32), thr, share)?;
+            blocked_rounds(&stream, &kernels, m, (lay, big32), thr, share)?;
         }
     }
     let done = timer.kernels_done(gpu)?;
     if let Some(s) = share {
         s.member.link.wait_event(&done)?;
     }
-    let seconds = timer.finish(&done)?.kernel_seconds;
-    gpu.download_into(&m.dd, d)?;
-    if let Some(p) = pred {
-        gpu.download_into(&m.pp, p)?;
-    }
-    let mut c = [0u32];
-    gpu.download_into(&m.cycle, &mut c)?;
-    Ok(((c[0] != u32::MAX).then_some(c[0] as usize), seconds))
+    Ok(timer.finish(&done)?.kernel_seconds)
 }
 
 /// Where a GPU's rows lie in the padded `big` x `big` matrix: `rows` rows from
@@ -570,19 +736,33 @@ impl<C: DeviceRepr + ValidAsZeroBits> OnGpu<C> {
     /// rows of `big` cells each and the cycle flag (no cycle yet).
     fn upload(gpu: &Gpu, d: &[C], pred: Option<&[u32]>, team: bool, big: usize) -> Result<Self> {
         let dd = gpu.upload(d)?;
-        let has_pred = u32::from(pred.is_some());
         let pp = match pred {
             Some(p) => gpu.upload(p)?,
             None => gpu.zeros::<u32>(1)?,
         };
+        Self::around(gpu, (dd, pp), pred.is_some(), team, big)
+    }
+
+    /// A `big` x `big` matrix (with predecessors: `pred`) for `fw_init` to fill, on one GPU.
+    fn alloc(gpu: &Gpu, big: usize, pred: bool) -> Result<Self> {
+        let dd = gpu.zeros::<C>(big * big)?;
+        let pp = gpu.zeros::<u32>(if pred { big * big } else { 1 })?;
+        Self::around(gpu, (dd, pp), pred, false, big)
+    }
+
+    /// The matrix of cells `dd` and predecessors `pp`, with the rest (see [`OnGpu::upload`]).
+    fn around(
+        gpu: &Gpu,
+        (dd, pp): (CudaSlice<C>, CudaSlice<u32>),
+        pred: bool,
+        team: bool,
+        big: usize,
+    ) -> Result<Self> {
+        let has_pred = u32::from(pred);
         let piv = match team {
             true => Some((
                 gpu.zeros::<C>(TILE as usize * big)?,
-                gpu.zeros::<u32>(if pred.is_some() {
-                    TILE as usize * big
-                } else {
-                    1
-                })?,
+                gpu.zeros::<u32>(if pred { TILE as usize * big } else { 1 })?,
             )),
             false => None,
         };

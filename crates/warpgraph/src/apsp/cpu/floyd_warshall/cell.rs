@@ -2,31 +2,23 @@
 //! plan picks): one tile row's relaxation `c[j] = min(c[j], a + b[j])` (with and without
 //! predecessors), and the conversion to the distances handed to sinks.
 
+use super::solver::Rows;
 use crate::apsp::Dists;
 use crate::graph::Weight;
 
 /// Tile edge: 64 x 64 tiles (16 KiB of `i32`, 32 KiB of `i64`/`f64`).
 pub(super) const T: usize = 64;
 
-/// The distances of a [`Work`]: a value at least `thr` means unreachable.
+/// A working matrix on the host, by cell type, for a solver that works on it there (see
+/// [`super::solver::HostMatrix`]): a value at least `thr` means unreachable.
 pub(crate) enum Matrix<'a> {
-    I32 {
-        d: &'a mut [i32],
-        thr: i32,
-    },
-    I64 {
-        d: &'a mut [i64],
-        thr: i64,
-    },
-    /// Sums that need 128 bits (weights near the `i64` limit).
-    I128,
-    F64 {
-        d: &'a mut [f64],
-    },
+    I32 { d: &'a mut [i32], thr: i32 },
+    I64 { d: &'a mut [i64], thr: i64 },
+    F64 { d: &'a mut [f64] },
 }
 
 /// One distance cell of the working matrix.
-pub(super) trait Cell:
+pub(crate) trait Cell:
     Copy + Send + Sync + PartialOrd + std::fmt::Display + 'static
 {
     /// The zero distance.
@@ -45,15 +37,18 @@ pub(super) trait Cell:
     fn relax(c: &mut [Self; T], a: Self, b: &[Self; T]);
     /// As `relax`, also `p[j] = pb[j]` where `c[j]` improved.
     fn relax_pred(c: &mut [Self; T], p: &mut [u32; T], a: Self, b: &[Self; T], pb: &[u32; T]);
-    /// The matrix `d` (threshold `thr`) for a [`Solver`].
-    fn matrix(d: &mut [Self], thr: Self) -> Matrix<'_>;
+    /// The cells of `rows`, when they are of this type.
+    fn rows_of(rows: Rows<'_>) -> Option<&[Self]>;
 }
 
 macro_rules! int_cell {
     ($t:ty, $variant:ident) => {
         impl Cell for $t {
-            fn matrix(d: &mut [Self], thr: Self) -> Matrix<'_> {
-                Matrix::$variant { d, thr }
+            fn rows_of(rows: Rows<'_>) -> Option<&[Self]> {
+                match rows {
+                    Rows::$variant(d) => Some(d),
+                    _ => None,
+                }
             }
             const ZERO: Self = 0;
             type Out = i64;
@@ -99,8 +94,8 @@ int_cell!(i32, I32);
 int_cell!(i64, I64);
 
 impl Cell for i128 {
-    fn matrix(_d: &mut [Self], _thr: Self) -> Matrix<'_> {
-        Matrix::I128
+    fn rows_of(_rows: Rows<'_>) -> Option<&[Self]> {
+        None
     }
     const ZERO: Self = 0;
     type Out = i64;
@@ -144,8 +139,11 @@ impl Cell for i128 {
 }
 
 impl Cell for f64 {
-    fn matrix(d: &mut [Self], _thr: Self) -> Matrix<'_> {
-        Matrix::F64 { d }
+    fn rows_of(rows: Rows<'_>) -> Option<&[Self]> {
+        match rows {
+            Rows::F64(d) => Some(d),
+            _ => None,
+        }
     }
     const ZERO: Self = 0.0;
     type Out = f64;
@@ -181,7 +179,7 @@ impl Cell for f64 {
 }
 
 /// A distance as handed to sinks, for rebuilding predecessors.
-pub(super) trait OutDist: Copy + Send + Sync {
+pub(crate) trait OutDist: Copy + Send + Sync {
     fn finite(self) -> bool;
     /// Whether `du + w == dv` (within `tol` for floats); `w` given both ways.
     fn tight(du: Self, wi: i128, wf: f64, dv: Self, tol: f64) -> bool;

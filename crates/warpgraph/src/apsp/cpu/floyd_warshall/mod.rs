@@ -57,12 +57,14 @@
 mod cell;
 mod plan;
 mod rows;
+mod solver;
 mod tiles;
 
 pub use tiles::Isa;
 
-pub(crate) use cell::Matrix;
-pub(crate) use plan::has_negative_weight;
+pub(crate) use cell::{Cell, Matrix};
+pub(crate) use plan::{has_negative_weight, Plan};
+pub(crate) use solver::{Rows, Work};
 
 use rayon::prelude::*;
 
@@ -72,8 +74,8 @@ use crate::graph::{Graph, VertexId, Weight, NO_VERTEX};
 use crate::progress::{NoProgress, Progress};
 use crate::with_weights;
 
-use cell::{Cell, T};
-use plan::{bytes_needed, padded, plan, Plan};
+use cell::T;
+use plan::{bytes_needed, padded, plan};
 use rows::emit;
 use tiles::round;
 
@@ -182,22 +184,8 @@ pub fn floyd_warshall_with_isa(
     floyd_warshall_on(g, opts, sink, progress, isa, None)
 }
 
-/// The working matrix of a run, for a solver that does the rounds in place of the CPU's
-/// (the GPU's): the padded `big x big` distances, row-major, holding the arc weights and
-/// sentinels (see the module docs), and the predecessors when asked for.
-pub(crate) struct Work<'a> {
-    /// Rows and columns (n padded to a multiple of 64).
-    pub big: usize,
-    /// The real vertices.
-    pub n: usize,
-    /// The distances, by cell type.
-    pub matrix: Matrix<'a>,
-    /// `big x big` predecessors, or none.
-    pub pred: Option<&'a mut [u32]>,
-}
-
-/// Does every round on a [`Work`]; returns a vertex of negative distance to itself, if a
-/// negative cycle showed up.
+/// Does every round of a [`Work`] and hands the rows back through [`Work::emit`]; returns
+/// a vertex of negative distance to itself instead, if a negative cycle showed up.
 pub(crate) type Solver<'s> = &'s mut dyn FnMut(Work<'_>) -> Result<Option<usize>>;
 
 /// [`floyd_warshall_with`], the rounds done by `solver`: the plan, memory check, initial
@@ -228,8 +216,13 @@ fn floyd_warshall_on(
         dist_type: DistType::of(g.weight_type()),
         predecessors: opts.predecessors,
     };
-    let needed = bytes_needed(g.num_vertices(), plan.cell_size(), opts.predecessors)
-        .saturating_add(sink.memory_needed(&info));
+    // A solver holds the matrix where it works (a team's on the host, through
+    // `Work::host_matrix`, which checks it there).
+    let matrix = match solver {
+        Some(_) => 0,
+        None => bytes_needed(g.num_vertices(), plan.cell_size(), opts.predecessors),
+    };
+    let needed = matrix.saturating_add(sink.memory_needed(&info));
     crate::memory::check(
         || {
             format!(
@@ -252,6 +245,7 @@ fn floyd_warshall_on(
         opts,
         isa,
         progress,
+        plan,
     };
     match plan {
         Plan::I32 { inf, thr } => run::<i32>(&ctx, solver, inf, thr, sink)?,
@@ -295,9 +289,10 @@ struct Ctx<'a> {
     opts: &'a ApspOptions,
     isa: Isa,
     progress: &'a dyn Progress,
+    plan: Plan,
 }
 
-/// Initial matrix, the rounds (by `solver` when given), then the rows to `sink`.
+/// Initial matrix, the rounds, then the rows to `sink`; or all of it by `solver`.
 fn run<C: Cell>(
     ctx: &Ctx<'_>,
     solver: Option<Solver<'_>>,
@@ -311,27 +306,27 @@ fn run<C: Cell>(
         return Ok(());
     }
     let big = padded(n) as usize;
-    let nn = big.checked_mul(big).ok_or_else(|| Error::TooLarge {
-        what: "Floyd-Warshall's matrix (vertices squared)".into(),
-        value: u64::MAX,
-        limit: usize::MAX as u64,
-    })?;
-    let mut d: Vec<C> = vec![C::ZERO; nn];
-    let mut p: Option<Vec<u32>> = ctx.opts.predecessors.then(|| vec![NO_VERTEX; nn]);
-    init(g, &mut d, p.as_deref_mut(), big, inf)?;
-
     if let Some(solver) = solver {
+        let mut back = |first: usize, rows: Rows<'_>, p: Option<&[u32]>| -> Result<()> {
+            let d = C::rows_of(rows).ok_or_else(|| {
+                Error::InvalidArgument("Floyd-Warshall rows of another cell type".into())
+            })?;
+            emit(g, (d, p), first, (n, big), thr, sink)
+        };
         let work = Work {
             big,
             n,
-            matrix: C::matrix(&mut d, thr),
-            pred: p.as_deref_mut(),
+            plan: ctx.plan,
+            pred: ctx.opts.predecessors,
+            g,
+            emit: &mut back,
         };
-        if let Some(v) = solver(work)? {
-            return Err(negative_cycle(g, v));
-        }
-        return emit(g, &d, p.as_deref(), n, big, thr, sink);
+        return match solver(work)? {
+            Some(v) => Err(negative_cycle(g, v)),
+            None => Ok(()),
+        };
     }
+    let (mut d, mut p) = initial::<C>(g, big, inf, ctx.opts.predecessors)?;
     let rounds = big / T;
     ctx.progress.begin("floyd-warshall", rounds as u64);
     for kb in 0..rounds {
@@ -342,7 +337,26 @@ fn run<C: Cell>(
         ctx.progress.advance(1);
     }
     ctx.progress.finish();
-    emit(g, &d, p.as_deref(), n, big, thr, sink)
+    emit(g, (&d, p.as_deref()), 0, (n, big), thr, sink)
+}
+
+/// The initial `big x big` matrix of `g` (sentinel `inf`) and, with `pred`, its
+/// predecessors.
+pub(super) fn initial<C: Cell>(
+    g: &Graph,
+    big: usize,
+    inf: C,
+    pred: bool,
+) -> Result<(Vec<C>, Option<Vec<u32>>)> {
+    let nn = big.checked_mul(big).ok_or_else(|| Error::TooLarge {
+        what: "Floyd-Warshall's matrix (vertices squared)".into(),
+        value: u64::MAX,
+        limit: usize::MAX as u64,
+    })?;
+    let mut d: Vec<C> = vec![C::ZERO; nn];
+    let mut p: Option<Vec<u32>> = pred.then(|| vec![NO_VERTEX; nn]);
+    init(g, &mut d, p.as_deref_mut(), big, inf)?;
+    Ok((d, p))
 }
 
 /// Fills the matrix: sentinels, 0 on the diagonal, the lightest arc of each pair, and the

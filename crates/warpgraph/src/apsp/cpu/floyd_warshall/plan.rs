@@ -23,7 +23,7 @@ pub(super) fn bytes_needed(n: usize, cell: usize, pred: bool) -> u64 {
 
 /// The cell type and sentinels chosen for a graph (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Plan {
+pub(crate) enum Plan {
     I32 { inf: i32, thr: i32 },
     I64 { inf: i64, thr: i64 },
     I128,
@@ -31,7 +31,7 @@ pub(super) enum Plan {
 }
 
 impl Plan {
-    pub(super) fn cell_size(self) -> usize {
+    pub(crate) fn cell_size(self) -> usize {
         match self {
             Plan::I32 { .. } => 4,
             Plan::I64 { .. } | Plan::F64 => 8,

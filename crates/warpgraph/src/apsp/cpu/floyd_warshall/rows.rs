@@ -11,26 +11,28 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId, Weight, NO_VERTEX};
 use crate::with_weights;
 
-/// Hands the rows `0..n` to the sink in blocks of `T`, converted to the sink's type.
+/// Hands the rows of `d` (whole rows of `big` cells of the `n`-vertex matrix, the first
+/// one row `from`; rows from `n` on are padding) and of the predecessors `p` to the sink in
+/// blocks of at most `T`, converted to the sink's type.
 pub(super) fn emit<C: Cell>(
     g: &Graph,
-    d: &[C],
-    p: Option<&[u32]>,
-    n: usize,
-    big: usize,
+    (d, p): (&[C], Option<&[u32]>),
+    from: usize,
+    (n, big): (usize, usize),
     thr: C,
     sink: &mut dyn RowSink,
 ) -> Result<()> {
     let tol = tolerance(g);
+    let end = (from + d.len() / big).min(n);
     let mut out: Vec<C::Out> = Vec::with_capacity(T.min(n) * n);
     let mut pout: Vec<u32> = Vec::with_capacity(if p.is_some() { T.min(n) * n } else { 0 });
-    for first in (0..n).step_by(T) {
-        let rows = T.min(n - first);
+    for first in (from..end).step_by(T) {
+        let rows = T.min(end - first);
         out.clear();
         out.resize(rows * n, C::OUT_INF);
         let bad = out.par_chunks_mut(n).enumerate().find_map_any(|(i, orow)| {
             let s = first + i;
-            let drow = &d[s * big..s * big + n];
+            let drow = &d[(s - from) * big..(s - from) * big + n];
             for (t, (o, &x)) in orow.iter_mut().zip(drow).enumerate() {
                 match x.to_out(thr) {
                     Some(v) => *o = v,
@@ -52,8 +54,8 @@ pub(super) fn emit<C: Cell>(
                 .enumerate()
                 .for_each(|(i, (orow, dout))| {
                     let s = first + i;
-                    let prow = &p[s * big..s * big + n];
-                    let drow = &d[s * big..s * big + n];
+                    let at = (s - from) * big;
+                    let (prow, drow) = (&p[at..at + n], &d[at..at + n]);
                     for ((o, &x), &dist) in orow.iter_mut().zip(prow).zip(drow) {
                         *o = if dist >= thr { NO_VERTEX } else { x };
                     }
