@@ -63,6 +63,15 @@ def main():
         wcg.dijkstra(g, indices=0, device=dev)
         s = median_seconds(lambda: wcg.dijkstra(g, indices=next(sources), device=dev), reps=9)
         print(f"dijkstra(g, indices=s, device={dev!r}) per call: {s * 1e3:.1f} ms")
+    # Where a GPU call's time goes: the engine graph's lookup, the engine's call alone
+    # (search, copy back, float64 rows), and the rest (the csgraph wrapper).
+    from warpgraph import _warpgraph
+    s = median_seconds(lambda: g.engine("weight", 1), reps=9)
+    print(f"  of which g.engine('weight', 1): {s * 1e3:.2f} ms")
+    eng = g.engine("weight", 1)
+    s = median_seconds(lambda: _warpgraph.sssp(eng, np.array([next(sources)]), "nonnegative",
+                                               "cuda", False), reps=9)
+    print(f"  of which the engine's sssp (search, copy back, float64 row): {s * 1e3:.1f} ms")
     try:
         import networkx as nx
     except ImportError:

@@ -461,7 +461,11 @@ fn gpu_rows_come_back_in_several_blocks() {
     let mut sink = MatrixSink::new();
     warpgraph::apsp::cuda::johnson(&gpu, &g, &opts, &mut sink, &NoProgress).unwrap();
     let cpu = apsp_matrix(&g, Algorithm::Johnson, &opts).unwrap();
-    assert_eq!(sink.into_matrix().unwrap(), cpu, "GPU johnson, 5,000 vertices");
+    assert_eq!(
+        sink.into_matrix().unwrap(),
+        cpu,
+        "GPU johnson, 5,000 vertices"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

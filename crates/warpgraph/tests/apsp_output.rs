@@ -431,3 +431,37 @@ fn sinks_enforce_the_row_contract() {
     assert_eq!(sink.into_matrix().unwrap().as_i64().unwrap(), &[0, 1, 5, 0]);
     assert!(MatrixSink::new().into_matrix().is_err());
 }
+
+/// A matrix sink prepared before its rows (as a GPU run prepares it while its kernels
+/// run) holds the same matrix as one that was not, predecessors included; preparing an
+/// unbegun sink does nothing.
+#[test]
+fn a_prepared_matrix_sink_holds_the_same_rows() {
+    let arcs = [(0, 1), (1, 2), (2, 0), (3, 4), (5, 5)];
+    let g = graph(7, &arcs, Weights::from(vec![3i32, -1, 2, 5, 0]), true);
+    for pred in [false, true] {
+        let opts = ApspOptions { predecessors: pred };
+        let plain = warpgraph::apsp::apsp_matrix(&g, Algorithm::FloydWarshall, &opts).unwrap();
+        let mut sink = MatrixSink::new();
+        sink.prepare().unwrap();
+        let mut prepared = Prepared(&mut sink);
+        apsp(&g, Algorithm::FloydWarshall, &opts, &mut prepared).unwrap();
+        assert_eq!(sink.into_matrix().unwrap(), plain, "pred={pred}");
+    }
+}
+
+/// Calls `prepare` on the sink it wraps right after `begin`.
+struct Prepared<'a>(&'a mut MatrixSink);
+
+impl RowSink for Prepared<'_> {
+    fn begin(&mut self, info: &warpgraph::apsp::RowsInfo) -> warpgraph::Result<()> {
+        self.0.begin(info)?;
+        self.0.prepare()
+    }
+    fn rows(&mut self, b: &RowBlock<'_>) -> warpgraph::Result<()> {
+        self.0.rows(b)
+    }
+    fn finish(&mut self) -> warpgraph::Result<()> {
+        self.0.finish()
+    }
+}

@@ -307,6 +307,14 @@ pub trait RowSink: Send {
     /// The shape of the result, before any row.
     fn begin(&mut self, info: &RowsInfo) -> Result<()>;
 
+    /// Readies the memory this sink keeps (maps its pages), between `begin` and the first
+    /// row. A producer whose rows come from a device calls it while the device computes,
+    /// so that mapping a large result overlaps the work instead of following it. The
+    /// default does nothing; calling it is optional.
+    fn prepare(&mut self) -> Result<()> {
+        Ok(())
+    }
+
     /// The next block of rows.
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()>;
 
@@ -689,6 +697,10 @@ impl RowSink for CountingSink<'_> {
 
     fn begin(&mut self, info: &RowsInfo) -> Result<()> {
         self.inner.begin(info)
+    }
+
+    fn prepare(&mut self) -> Result<()> {
+        self.inner.prepare()
     }
 
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {

@@ -182,15 +182,34 @@ impl RowSink for MatrixSink {
         Ok(())
     }
 
+    /// Maps the whole matrix now (every cell written once, on every core): the rows then
+    /// land in mapped memory.
+    fn prepare(&mut self) -> Result<()> {
+        let Some(info) = self.info else {
+            return Ok(());
+        };
+        let pairs = info.num_pairs() as usize;
+        match &mut self.dist {
+            Some(DistValues::I64(v)) => par_fill(v, pairs, i64::MAX),
+            Some(DistValues::F64(v)) => par_fill(v, pairs, f64::INFINITY),
+            None => {}
+        }
+        if let Some(p) = &mut self.pred {
+            par_fill(p, pairs, crate::graph::NO_VERTEX);
+        }
+        Ok(())
+    }
+
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
         let rows = check_block(self.info.as_ref(), self.next, block)?;
+        let at = self.next * self.info.map_or(0, |i| i.num_vertices);
         match (&mut self.dist, block.dist) {
-            (Some(DistValues::I64(v)), Dists::I64(d)) => par_extend(v, d),
-            (Some(DistValues::F64(v)), Dists::F64(d)) => par_extend(v, d),
+            (Some(DistValues::I64(v)), Dists::I64(d)) => put(v, at, d),
+            (Some(DistValues::F64(v)), Dists::F64(d)) => put(v, at, d),
             _ => return Err(Error::InvalidArgument("row block of the wrong type".into())),
         }
         if let (Some(v), Some(p)) = (&mut self.pred, block.pred) {
-            par_extend(v, p);
+            put(v, at, p);
         }
         self.next += rows;
         Ok(())
@@ -200,6 +219,24 @@ impl RowSink for MatrixSink {
         check_complete(self.info.as_ref(), self.next)?;
         self.finished = true;
         Ok(())
+    }
+}
+
+/// `d` into `v` from element `at` on, on every core: copied over what
+/// [`MatrixSink::prepare`] wrote there, else appended ([`par_extend`]; `at` is then `v`'s
+/// length).
+fn put<T: Copy + Send + Sync>(v: &mut Vec<T>, at: usize, d: &[T]) {
+    match v.len() >= at + d.len() {
+        true => crate::par::copy(&mut v[at..at + d.len()], d),
+        false => par_extend(v, d),
+    }
+}
+
+/// Extends the empty `v` to `len` copies of `x`, on every core (within its capacity).
+fn par_fill<T: Copy + Send + Sync>(v: &mut Vec<T>, len: usize, x: T) {
+    if v.is_empty() {
+        use rayon::prelude::*;
+        v.par_extend(rayon::iter::repeat_n(x, len));
     }
 }
 

@@ -556,6 +556,10 @@ impl RowSink for VerifyingSink<'_> {
         self.inner.begin(info)
     }
 
+    fn prepare(&mut self) -> Result<()> {
+        self.inner.prepare()
+    }
+
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
         for i in 0..block.num_rows() {
             let Some((dist, pred)) = block.row(i) else {

@@ -257,9 +257,11 @@ where
         timers.push((timer, gpu.mark()?));
         search.queue_back(gpu, k, s.len() * n, back)
     };
-    let mut host: Vec<D> = vec![D::INFINITY; batch * n];
     progress.begin("johnson (GPU)", n as u64);
     queue(0, &mut search, &mut back)?;
+    // The host maps its memory (and the sink's) while the first batch runs.
+    let mut host: Vec<D> = crate::par::premapped(batch * n, D::INFINITY);
+    sink.prepare()?;
     for k in 0..blocks {
         // The next batch runs on the GPU while the host finishes this one.
         if k + 1 < blocks {

@@ -276,7 +276,17 @@ fn one<C: GpuCell>(
         rows: big,
         first_row: 0,
     };
-    let seconds = rounds_on(gpu, variant, C::SUFFIX, &mut m, thr, (lay, n), None)?;
+    // The sink maps its memory while the GPU works.
+    let seconds = rounds_on(
+        gpu,
+        variant,
+        C::SUFFIX,
+        &mut m,
+        thr,
+        (lay, n),
+        None,
+        &mut || work.prepare_sink(),
+    )?;
     let mut c = [0u32];
     gpu.download_into(&m.cycle, &mut c)?;
     if c[0] != u32::MAX {
@@ -615,7 +625,16 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
         pred.is_some(),
     )?;
     let mut m = OnGpu::upload(gpu, d, pred.as_deref(), share.is_some(), big)?;
-    let seconds = rounds_on(gpu, variant, suffix, &mut m, thr, (lay, n), share)?;
+    let seconds = rounds_on(
+        gpu,
+        variant,
+        suffix,
+        &mut m,
+        thr,
+        (lay, n),
+        share,
+        &mut || Ok(()),
+    )?;
     gpu.download_into(&m.dd, d)?;
     if let Some(p) = pred {
         gpu.download_into(&m.pp, p)?;
@@ -626,7 +645,9 @@ fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
 }
 
 /// Every round of `variant` on the matrix `m` (cells of type `suffix`, laid out as `lay`,
-/// `n` real vertices), in a team with `share`: the kernels' seconds (CUDA events).
+/// `n` real vertices), in a team with `share`, with `meanwhile` run on the host once they
+/// are queued: the kernels' seconds (CUDA events).
+#[allow(clippy::too_many_arguments)]
 fn rounds_on<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     gpu: &Arc<Gpu>,
     variant: FwVariant,
@@ -635,6 +656,7 @@ fn rounds_on<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
     thr: C,
     (lay, n): (Layout, usize),
     share: Option<Share<'_>>,
+    meanwhile: &mut dyn FnMut() -> Result<()>,
 ) -> Result<f64> {
     let f = |name: &str| -> Result<CudaFunction> {
         gpu.function(&KERNELS, &format!("{name}_{suffix}"))
@@ -660,6 +682,7 @@ fn rounds_on<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
         }
     }
     let done = timer.kernels_done(gpu)?;
+    meanwhile()?;
     if let Some(s) = share {
         s.member.link.wait_event(&done)?;
     }

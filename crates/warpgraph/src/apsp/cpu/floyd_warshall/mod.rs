@@ -307,7 +307,11 @@ fn run<C: Cell>(
     }
     let big = padded(n) as usize;
     if let Some(solver) = solver {
-        let mut back = |first: usize, rows: Rows<'_>, p: Option<&[u32]>| -> Result<()> {
+        let back = |sink: &mut dyn RowSink,
+                    first: usize,
+                    rows: Rows<'_>,
+                    p: Option<&[u32]>|
+         -> Result<()> {
             let d = C::rows_of(rows).ok_or_else(|| {
                 Error::InvalidArgument("Floyd-Warshall rows of another cell type".into())
             })?;
@@ -319,7 +323,8 @@ fn run<C: Cell>(
             plan: ctx.plan,
             pred: ctx.opts.predecessors,
             g,
-            emit: &mut back,
+            sink,
+            emit: &back,
         };
         return match solver(work)? {
             Some(v) => Err(negative_cycle(g, v)),

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::cell::{Cell, Matrix};
 use super::plan::{bytes_needed, Plan};
+use crate::apsp::RowSink;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::with_weights;
@@ -19,8 +20,10 @@ pub(crate) enum Rows<'a> {
     F64(&'a [f64]),
 }
 
-/// Hands rows (the first row's number, the cells, their predecessors) to the sink.
-pub(super) type Emit<'a> = &'a mut dyn FnMut(usize, Rows<'_>, Option<&[u32]>) -> Result<()>;
+/// Hands rows (the first row's number, the cells, their predecessors) to the sink,
+/// converted for it.
+pub(super) type Emit<'a> =
+    &'a dyn Fn(&mut dyn RowSink, usize, Rows<'_>, Option<&[u32]>) -> Result<()>;
 
 /// A run for a solver: the padded side `big`, the `n` real vertices, the cell type with
 /// its sentinels (`plan`), whether predecessors are asked for, and the graph.
@@ -30,6 +33,7 @@ pub(crate) struct Work<'a> {
     pub plan: Plan,
     pub pred: bool,
     pub g: &'a Graph,
+    pub(super) sink: &'a mut dyn RowSink,
     pub(super) emit: Emit<'a>,
 }
 
@@ -38,7 +42,13 @@ impl Work<'_> {
     /// rows past `n` are padding and ignored) and their predecessors to the sink. Rows
     /// must come in increasing order, each once, every row below `n` in the end.
     pub fn emit(&mut self, first: usize, d: Rows<'_>, pred: Option<&[u32]>) -> Result<()> {
-        (self.emit)(first, d, pred)
+        (self.emit)(&mut *self.sink, first, d, pred)
+    }
+
+    /// Readies the sink's memory ([`RowSink::prepare`]): for a solver to call while its
+    /// device computes.
+    pub fn prepare_sink(&mut self) -> Result<()> {
+        self.sink.prepare()
     }
 
     /// The graph's arcs as cells (`C::from_weight` of each weight, 1 for an unweighted
