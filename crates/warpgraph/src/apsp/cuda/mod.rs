@@ -600,7 +600,7 @@ struct Share<'a> {
 /// of the pivot rows closes them (phases 1 and 2 of the row) and broadcasts them, and every
 /// rank does its column tiles and the rest from the broadcast copy.
 #[allow(clippy::too_many_arguments)]
-fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + NcclType>(
+fn rounds<C: DeviceRepr + ValidAsZeroBits + Copy + Send + Sync + NcclType>(
     gpu: &Arc<Gpu>,
     variant: FwVariant,
     suffix: &str,
@@ -754,7 +754,7 @@ struct OnGpu<C> {
     cycle: CudaSlice<u32>,
 }
 
-impl<C: DeviceRepr + ValidAsZeroBits> OnGpu<C> {
+impl<C: DeviceRepr + ValidAsZeroBits + Copy + Send + Sync> OnGpu<C> {
     /// Uploads the cells `d` and predecessors `pred`, and allocates a team's (`team`) pivot
     /// rows of `big` cells each and the cycle flag (no cycle yet).
     fn upload(gpu: &Gpu, d: &[C], pred: Option<&[u32]>, team: bool, big: usize) -> Result<Self> {

@@ -26,7 +26,14 @@ impl DeviceWeights {
         pick: Option<&[u64]>,
     ) -> Result<(DeviceWeights, &'static str)> {
         // The weights as they are, or those picked (a copy).
-        fn put<T: cudarc::driver::DeviceRepr + Copy + Default>(
+        fn put<
+            T: cudarc::driver::DeviceRepr
+                + cudarc::driver::ValidAsZeroBits
+                + Copy
+                + Default
+                + Send
+                + Sync,
+        >(
             gpu: &Gpu,
             w: &[T],
             pick: Option<&[u64]>,
