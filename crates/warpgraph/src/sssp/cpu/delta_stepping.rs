@@ -86,6 +86,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, VertexId, Weight, NO_VERTEX};
 use crate::memory;
+use crate::par::Padded;
 use crate::sssp::{Delta, ShortestPaths};
 
 /// How far ahead in a frontier the offsets and cell of a vertex are prefetched.
@@ -546,12 +547,14 @@ struct Run<'a, A: ArcWeights + ?Sized, C> {
     inv: f64,
     slots: u64,
     /// Each thread's share of the current bucket, published for all to take from.
-    published: Vec<Share>,
-    /// Frontier positions handed out so far (double-buffered by step parity).
-    taken: [AtomicUsize; 2],
+    published: Vec<Padded<Share>>,
+    /// Frontier positions handed out so far (double-buffered by step parity). This and
+    /// the other counters the threads write sit on lines of their own: a write to a line
+    /// holding the fields read at every relaxation would stall every other thread.
+    taken: Padded<[AtomicUsize; 2]>,
     /// The smallest non-empty bucket over all threads (double-buffered by step parity).
-    next: [AtomicU64; 2],
-    barrier: SpinBarrier,
+    next: Padded<[AtomicU64; 2]>,
+    barrier: Padded<SpinBarrier>,
     negative: AtomicBool,
     over: AtomicBool,
 }
@@ -768,10 +771,10 @@ fn run<A: ArcWeights + ?Sized>(
                 cells: $cells,
                 inv: 1.0 / width,
                 slots,
-                published: (0..threads).map(|_| Share::default()).collect(),
-                taken: [AtomicUsize::new(0), AtomicUsize::new(0)],
-                next: [AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)],
-                barrier: SpinBarrier::new(threads),
+                published: (0..threads).map(|_| Padded::default()).collect(),
+                taken: Padded([AtomicUsize::new(0), AtomicUsize::new(0)]),
+                next: Padded([AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)]),
+                barrier: Padded(SpinBarrier::new(threads)),
                 negative: AtomicBool::new(false),
                 over: AtomicBool::new(false),
             }
