@@ -159,11 +159,12 @@ impl SsspResult {
 /// rounded down to an integer, and is at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Delta {
-    /// A width chosen from the graph and the thread count `t`: `4 t w / d^2` for the mean
-    /// weight `w` (of 4096 sampled arcs) and mean out-degree `d`. Fitted to sweeps on
-    /// Kronecker graphs (best near 1 for weights 1..255) and road-like grids (best near the
-    /// largest weight and beyond); see `cpu::delta_stepping`. On a GPU the factor is the
-    /// GPU's own (see `cuda`).
+    /// A width chosen from the graph: `20 w / d^2` for the mean weight `w` (of 4096
+    /// sampled arcs) and the mean out-degree `d` of the vertices that have arcs. Fitted to
+    /// sweeps at 2 to 16 threads on Kronecker graphs (best at 1 for weights 1..255),
+    /// uniform ones (best near 2) and road-like grids (best from a quarter of the largest
+    /// weight to twice it); see `cpu::delta_stepping`. On a GPU the rule is the GPU's own
+    /// (see `cuda`).
     #[default]
     Auto,
     /// This width (finite, positive).
