@@ -88,6 +88,21 @@ pub fn prefetch<T>(s: &[T], i: usize) {
     }
 }
 
+/// A value alone on its cache lines (two, for the adjacent-line prefetcher), so that
+/// counters a team of threads hammers share no line with each other or with what the
+/// team only reads.
+#[repr(align(128))]
+#[derive(Default)]
+pub(crate) struct Padded<T>(pub(crate) T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// `n` copies of `x`, written in parallel: the vector's pages are mapped when it returns
 /// (a fresh allocation faults on first touch; for results of millions of entries that
 /// costs the host more than copying them).

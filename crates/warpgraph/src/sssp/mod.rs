@@ -159,11 +159,12 @@ impl SsspResult {
 /// rounded down to an integer, and is at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Delta {
-    /// A width chosen from the graph and the thread count `t`: `4 t w / d^2` for the mean
-    /// weight `w` (of 4096 sampled arcs) and mean out-degree `d`. Fitted to sweeps on
-    /// Kronecker graphs (best near 1 for weights 1..255) and road-like grids (best near the
-    /// largest weight and beyond); see `cpu::delta_stepping`. On a GPU the factor is the
-    /// GPU's own (see `cuda`).
+    /// A width chosen from the graph: `20 w / d^2` for the mean weight `w` (of 4096
+    /// sampled arcs) and the mean out-degree `d` of the vertices that have arcs. Fitted to
+    /// sweeps at 2 to 16 threads on Kronecker graphs (best at 1 for weights 1..255),
+    /// uniform ones (best near 2) and road-like grids (best from a quarter of the largest
+    /// weight to twice it); see `cpu::delta_stepping`. On a GPU the rule is the GPU's own
+    /// (see `cuda`).
     #[default]
     Auto,
     /// This width (finite, positive).
@@ -241,7 +242,8 @@ pub enum Algorithm {
     SpmvEll,
     /// The fastest correct method for the graph: delta-stepping (automatic width) for
     /// non-negative weights, Bellman-Ford (rounds on the CPU, the work-list on the GPU)
-    /// when an arc is negative. The default.
+    /// when an arc is negative (on the CPU: when delta-stepping meets one, which it
+    /// refuses at once). The default.
     #[default]
     Auto,
 }
@@ -495,9 +497,12 @@ fn run<A: ArcWeights + ?Sized>(
             cpu::delta_stepping_with(csr, w, !directed, source, Delta::Fixed(width))
         }
         Algorithm::SpmvCsr | Algorithm::SpmvEll => unreachable!("dispatched in sssp"),
-        Algorithm::Auto => match cpu::first_negative(csr, w, "auto") {
-            None => cpu::delta_stepping_with(csr, w, !directed, source, Delta::Auto),
-            Some(_) => cpu::bellman_ford_with(csr, w, !directed, source),
+        // Delta-stepping stops at the first step that meets a negative arc; only then does
+        // Bellman-Ford run. (A scan of every weight up front would cost, on a Kronecker
+        // graph, a tenth of the search itself.)
+        Algorithm::Auto => match cpu::delta_stepping_with(csr, w, !directed, source, Delta::Auto) {
+            Err(Error::NegativeWeight { .. }) => cpu::bellman_ford_with(csr, w, !directed, source),
+            r => r,
         },
     }
 }

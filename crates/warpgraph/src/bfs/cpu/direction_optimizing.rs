@@ -35,7 +35,6 @@
 
 use std::cell::UnsafeCell;
 use std::hint::spin_loop;
-use std::ops::Deref;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -47,7 +46,7 @@ use super::super::{check_args, BfsOptions, BfsTree, Direction, UNREACHED};
 use crate::error::Result;
 use crate::graph::{Csr, Graph, VertexId, NO_VERTEX};
 use crate::memory;
-use crate::par::premapped;
+use crate::par::{premapped, Padded};
 
 /// Frontier vertices per chunk a team member claims, at most (fewer when the frontier is
 /// small, so that a handful of frontier vertices still spread over the threads).
@@ -684,18 +683,6 @@ impl TopDownRun<'_> {
 /// threads: [`TD_CHUNK`], or fewer so that every thread gets a few chunks.
 fn chunk_size(len: usize, team: usize) -> usize {
     (len / (4 * team)).clamp(1, TD_CHUNK)
-}
-
-/// A value alone on its cache lines (two, for the adjacent-line prefetcher), so that the
-/// counters the team hammers do not slow each other down.
-#[repr(align(128))]
-struct Padded<T>(T);
-
-impl<T> Deref for Padded<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
 }
 
 /// The first in-neighbour of `v` that is in the frontier bitmap.

@@ -53,13 +53,28 @@
 //! parents afterwards ([`super::parents`]), as do runs where a 0-weight arc set a parent
 //! (tight arcs may then form cycles).
 //!
-//! **Delta** ([`Delta`]): a fixed width; the CUDA SSSP thesis's three rules (median weight, mean
-//! weight, largest weight over largest out-degree); or `Auto`,
-//! `4 t w / d^2` for `t` threads, mean weight `w` (of 4096 sampled arcs) and mean degree
-//! `d = m / n`, rounded down and at least 1 for integer weights: a rule fitted to sweeps
-//! of fixed widths on Kronecker graphs, road-like grids and uniform random graphs with
-//! weights 1..255, where it lands near the best fixed width of each. Kronecker graphs want delta near 1 (GAPBS reports its best figures there too); road-like
-//! grids, with thousands of hops to cross and few arcs per vertex, want many fewer buckets.
+//! **Delta** ([`Delta`]): a fixed width; the CUDA SSSP thesis's three rules (median weight,
+//! mean weight, largest weight over largest out-degree); or `Auto`, `20 w / d^2` for the
+//! mean weight `w` (of 4096 sampled arcs) and the mean out-degree `d` of the vertices that
+//! have arcs (of 4096 sampled vertices), rounded down and at least 1 for integer weights.
+//! The rule is fitted to sweeps of fixed widths, weights 1..255, median milliseconds:
+//!
+//! | graph (`d`, `Auto`'s width) | threads | width: ms |
+//! |---|---|---|
+//! | Kronecker, scale 22 (54, 1) | 16 | 1: 185, 2: 201, 4: 237, 8: 302 |
+//! | | 4 | 1: 633, 2: 708, 4: 751, 8: 878 |
+//! | Kronecker, scale 20 (49, 1) | 2 | 1: 209, 2: 222, 4: 246, 8: 279 |
+//! | uniform, scale 22 (32, 2) | 16 | 1: 266, 2: 264, 4: 264, 8: 277 |
+//! | | 4 | 1: 1046, 2: 925, 4: 938, 8: 996 |
+//! | uniform, scale 20 (32, 2) | 2 | 1: 333, 2: 332, 4: 335, 8: 344 |
+//! | grid 2048^2 (3.6, 197) | 16 | 16: 113, 32: 93, 64: 89, 128: 89, 256: 87, 512: 85, 1024: 93 |
+//! | grid 1024^2 (3.6, 197) | 2 | 32: 64, 64: 68, 128: 66, 256: 68, 512: 66, 1024: 77 |
+//!
+//! The best widths do not move with the thread count, so neither does the rule. Kronecker
+//! graphs want 1 (GAPBS reports its best figures there too) and uniform ones 2, though both
+//! have about 31 arcs per vertex overall: a Kronecker graph leaves two fifths of its
+//! vertices without arcs, and its degree among the others (54) sets them apart. Road-like
+//! grids, with thousands of hops to cross and few arcs per vertex, want far fewer buckets.
 //!
 //! A negative weight met during the run is refused ([`Error::NegativeWeight`] naming the
 //! first negative arc of the graph in CSR order).
@@ -86,6 +101,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, VertexId, Weight, NO_VERTEX};
 use crate::memory;
+use crate::par::Padded;
 use crate::sssp::{Delta, ShortestPaths};
 
 /// How far ahead in a frontier the offsets and cell of a vertex are prefetched.
@@ -103,7 +119,9 @@ const ARCS_PER_THREAD: usize = 1 << 14;
 const SPINS: u32 = 1 << 12;
 /// Most ring slots per thread.
 const MAX_RING: u64 = 1 << 12;
-/// Weights sampled for [`Delta::Auto`].
+/// [`Delta::Auto`]'s factor: the width is `AUTO * w / d^2` (see the module docs).
+const AUTO: f64 = 20.0;
+/// Weights and vertices sampled for [`Delta::Auto`].
 const SAMPLE: usize = 4096;
 /// Arcs beyond which [`Delta::Median`] uses an evenly spaced sample of this many.
 const MEDIAN_SAMPLE: usize = 1 << 22;
@@ -207,13 +225,8 @@ pub(crate) fn resolve_delta<A: ArcWeights + ?Sized>(csr: &Csr, w: &A, delta: Del
             } else {
                 (0..k).map(|j| weight(j * (m / k))).sum::<f64>() / k as f64
             };
-            let avg_degree = if n == 0 {
-                1.0
-            } else {
-                (m as f64 / n as f64).max(1.0)
-            };
-            let threads = rayon::current_num_threads().max(1) as f64;
-            4.0 * threads * mean / (avg_degree * avg_degree)
+            let d = degree_with_arcs(csr);
+            AUTO * mean / (d * d)
         }
         Delta::Mean => {
             if m == 0 {
@@ -257,6 +270,25 @@ pub(crate) fn resolve_delta<A: ArcWeights + ?Sized>(csr: &Csr, w: &A, delta: Del
     } else {
         1.0
     })
+}
+
+/// The mean out-degree of the vertices that have arcs (estimated from [`SAMPLE`] evenly
+/// spaced vertices), at least 1. A Kronecker graph leaves two fifths of its vertices
+/// without arcs; counting them would make it look as sparse as a uniform graph.
+fn degree_with_arcs(csr: &Csr) -> f64 {
+    let n = csr.num_vertices();
+    let m = csr.targets().len();
+    let k = n.min(SAMPLE);
+    let step = n / k.max(1);
+    let with_arcs = (0..k)
+        .filter(|&j| csr.degree((j * step) as VertexId) > 0)
+        .count();
+    let share = if with_arcs == 0 {
+        1.0
+    } else {
+        with_arcs as f64 / k as f64
+    };
+    (m as f64 / (n as f64 * share).max(1.0)).max(1.0)
 }
 
 /// One thread's bins (see the module docs).
@@ -546,12 +578,14 @@ struct Run<'a, A: ArcWeights + ?Sized, C> {
     inv: f64,
     slots: u64,
     /// Each thread's share of the current bucket, published for all to take from.
-    published: Vec<Share>,
-    /// Frontier positions handed out so far (double-buffered by step parity).
-    taken: [AtomicUsize; 2],
+    published: Vec<Padded<Share>>,
+    /// Frontier positions handed out so far (double-buffered by step parity). This and
+    /// the other counters the threads write sit on lines of their own: a write to a line
+    /// holding the fields read at every relaxation would stall every other thread.
+    taken: Padded<[AtomicUsize; 2]>,
     /// The smallest non-empty bucket over all threads (double-buffered by step parity).
-    next: [AtomicU64; 2],
-    barrier: SpinBarrier,
+    next: Padded<[AtomicU64; 2]>,
+    barrier: Padded<SpinBarrier>,
     negative: AtomicBool,
     over: AtomicBool,
 }
@@ -768,10 +802,10 @@ fn run<A: ArcWeights + ?Sized>(
                 cells: $cells,
                 inv: 1.0 / width,
                 slots,
-                published: (0..threads).map(|_| Share::default()).collect(),
-                taken: [AtomicUsize::new(0), AtomicUsize::new(0)],
-                next: [AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)],
-                barrier: SpinBarrier::new(threads),
+                published: (0..threads).map(|_| Padded::default()).collect(),
+                taken: Padded([AtomicUsize::new(0), AtomicUsize::new(0)]),
+                next: Padded([AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)]),
+                barrier: Padded(SpinBarrier::new(threads)),
                 negative: AtomicBool::new(false),
                 over: AtomicBool::new(false),
             }
