@@ -38,7 +38,7 @@ enum Method {
 }
 
 /// The automatic GPU bucket width is `AUTO_WIDTH * mean weight / mean degree^2`: the
-/// CPU's rule (`4 t w / d^2`) with the GPU's parallelism in place of `4 t`, measured on
+/// shape of the CPU's rule (`20 w / d^2`) with a factor for the GPU's parallelism, measured on
 /// power-law (Kronecker) graphs and grids with weights 1..255: a Kronecker graph of
 /// degree 31 wants a width near 8, a grid of degree 4 one in the thousands, and this
 /// factor gives both.
