@@ -284,6 +284,10 @@ impl Search<'_> {
     /// the frontier bitmap as its parent. Returns the number of vertices claimed.
     fn bottom_up_step(&mut self) -> u64 {
         let inc = self.g.incoming();
+        // Plain slices, taken once: reaching them through the graph's buffers (owned or
+        // mapped, a branch and a few loads each time) per vertex made a whole search 4%
+        // slower (Kronecker 18, 2 threads).
+        let (offsets, targets) = (inc.offsets(), inc.targets());
         let next_depth = self.level + 1;
         let front = &self.front[..];
         let awake = self
@@ -300,7 +304,9 @@ impl Search<'_> {
                     if *p != NO_VERTEX {
                         continue;
                     }
-                    if let Some(u) = first_in_frontier(inc, base + i as u32, front) {
+                    let v = base as usize + i;
+                    let arcs = offsets[v] as usize..offsets[v + 1] as usize;
+                    if let Some(u) = first_in_frontier(&targets[arcs], front) {
                         *p = u;
                         *d = next_depth;
                         bits |= 1 << i;
@@ -685,11 +691,11 @@ fn chunk_size(len: usize, team: usize) -> usize {
     (len / (4 * team)).clamp(1, TD_CHUNK)
 }
 
-/// The first in-neighbour of `v` that is in the frontier bitmap.
+/// The first of the in-neighbours `sources` (of one vertex) that is in the frontier bitmap.
 #[inline]
-fn first_in_frontier(inc: &Csr, v: VertexId, front: &[AtomicU64]) -> Option<u32> {
-    // Every target is < n (a CSR invariant) and the bitmap has n bits.
-    inc.neighbors(v)
+fn first_in_frontier(sources: &[u32], front: &[AtomicU64]) -> Option<u32> {
+    // Every source is < n (a CSR invariant) and the bitmap has n bits.
+    sources
         .iter()
         .copied()
         .find(|&u| front[u as usize / 64].load(Relaxed) & (1 << (u % 64)) != 0)
