@@ -40,7 +40,9 @@ use cudarc::driver::{
 };
 use cudarc::nccl::NcclType;
 
-use super::cpu::floyd_warshall::{floyd_warshall_by, matrix_shape, Cell, Matrix, Plan, Rows, Work};
+use super::cpu::floyd_warshall::{
+    floyd_warshall_by, matrix_shape, needs_128_bits, Cell, Matrix, Plan, Rows, Work,
+};
 use super::{ApspOptions, RowSink};
 use crate::cuda::link::Reduce;
 use crate::cuda::team::{Member, TeamSpec};
@@ -566,15 +568,6 @@ fn matrix_bytes(big: u64, cell: u64, pred: bool) -> u64 {
         .saturating_mul(cell)
         .saturating_add(pred)
         .saturating_add(4)
-}
-
-/// The refusal of weights whose sums need 128 bits.
-fn needs_128_bits() -> Error {
-    Error::Unsupported(
-        "these weights need 128-bit sums, which the GPU Floyd-Warshall does not do: run it \
-         on the CPU (--device cpu)"
-            .into(),
-    )
 }
 
 /// `fw-tuned` is `fw-blocked` where its third phase does not apply.

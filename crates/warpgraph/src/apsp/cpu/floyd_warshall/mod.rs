@@ -64,7 +64,7 @@ pub use tiles::Isa;
 
 pub(crate) use cell::{Cell, Matrix};
 pub(crate) use plan::{has_negative_weight, Plan};
-pub(crate) use solver::{Rows, Work};
+pub(crate) use solver::{needs_128_bits, Rows, Work};
 
 use rayon::prelude::*;
 
@@ -358,25 +358,27 @@ pub(super) fn initial<C: Cell>(
         value: u64::MAX,
         limit: usize::MAX as u64,
     })?;
+    refuse_negative_self_loop::<C>(g)?;
     let mut d: Vec<C> = vec![C::ZERO; nn];
     let mut p: Option<Vec<u32>> = pred.then(|| vec![NO_VERTEX; nn]);
-    init(g, &mut d, p.as_deref_mut(), big, inf)?;
+    init(g, &mut d, p.as_deref_mut(), big, inf);
     Ok((d, p))
 }
 
 /// Fills the matrix: sentinels, 0 on the diagonal, the lightest arc of each pair, and the
-/// predecessors (`u` for an arc `u -> v`, `u` on the diagonal).
-fn init<C: Cell>(g: &Graph, d: &mut [C], p: Option<&mut [u32]>, big: usize, inf: C) -> Result<()> {
+/// predecessors (`u` for an arc `u -> v`, `u` on the diagonal). Self loops are left out
+/// ([`refuse_negative_self_loop`] checks them first).
+fn init<C: Cell>(g: &Graph, d: &mut [C], p: Option<&mut [u32]>, big: usize, inf: C) {
     let csr = g.out();
     let n = g.num_vertices();
-    // Row u is its own chunk of d (and of p); returns a negative self loop if one is found.
-    let fill = |u: usize, row: &mut [C], prow: Option<&mut [u32]>| -> Option<(u32, String)> {
+    // Row u is its own chunk of d (and of p).
+    let fill = |u: usize, row: &mut [C], prow: Option<&mut [u32]>| {
         row.fill(inf);
         if let Some(r) = row.get_mut(u) {
             *r = C::ZERO;
         }
         if u >= n {
-            return None;
+            return;
         }
         let range = csr.row(u as VertexId);
         let targets = &csr.targets()[range.clone()];
@@ -385,25 +387,16 @@ fn init<C: Cell>(g: &Graph, d: &mut [C], p: Option<&mut [u32]>, big: usize, inf:
             none => fill_row::<C, i32>(u, row, prow, targets, None)
         )
     };
-    let bad = match p {
+    match p {
         Some(p) => d
             .par_chunks_mut(big)
             .zip(p.par_chunks_mut(big))
             .enumerate()
-            .filter_map(|(u, (row, prow))| fill(u, row, Some(prow)))
-            .min_by_key(|(u, _)| *u),
+            .for_each(|(u, (row, prow))| fill(u, row, Some(prow))),
         None => d
             .par_chunks_mut(big)
             .enumerate()
-            .filter_map(|(u, row)| fill(u, row, None))
-            .min_by_key(|(u, _)| *u),
-    };
-    match bad {
-        Some((u, weight)) => Err(Error::NegativeCycle {
-            cycle: vec![u],
-            weight,
-        }),
-        None => Ok(()),
+            .for_each(|(u, row)| fill(u, row, None)),
     }
 }
 
@@ -414,25 +407,20 @@ fn fill_row<C: Cell, W: Weight>(
     mut prow: Option<&mut [u32]>,
     targets: &[u32],
     ws: Option<&[W]>,
-) -> Option<(u32, String)> {
+) {
     if let Some(x) = prow.as_deref_mut().and_then(|pr| pr.get_mut(u)) {
         *x = u as u32;
     }
-    let mut bad = None;
     for (i, &v) in targets.iter().enumerate() {
-        let (w, wc) = match ws.and_then(|ws| ws.get(i)) {
-            Some(&w) => (Some(w), C::from_weight(w)),
-            None => (None, C::from_weight(1i32)),
+        let wc = match ws.and_then(|ws| ws.get(i)) {
+            Some(&w) => C::from_weight(w),
+            None => C::from_weight(1i32),
         };
         let v = v as usize;
         if v == u {
-            if wc < C::ZERO && bad.is_none() {
-                bad = Some((
-                    u as u32,
-                    w.map_or_else(|| "1".to_string(), |w| w.to_string()),
-                ));
-            }
-        } else if let Some(c) = row.get_mut(v) {
+            continue;
+        }
+        if let Some(c) = row.get_mut(v) {
             if wc < *c {
                 *c = wc;
                 if let Some(x) = prow.as_deref_mut().and_then(|pr| pr.get_mut(v)) {
@@ -441,7 +429,29 @@ fn fill_row<C: Cell, W: Weight>(
             }
         }
     }
-    bad
+}
+
+/// Refuses a self loop of negative weight (in cells of type `C`), a negative cycle that
+/// the matrix, whose diagonal starts at 0, cannot show: the error names the lowest vertex
+/// with one and its weight.
+pub(super) fn refuse_negative_self_loop<C: Cell>(g: &Graph) -> Result<()> {
+    let csr = g.out();
+    let targets = csr.targets();
+    let cell = |e: usize| -> C {
+        with_weights!(csr.weights(), ws => C::from_weight(ws[e]), none => C::from_weight(1i32))
+    };
+    let found = (0..g.num_vertices()).into_par_iter().find_map_first(|u| {
+        csr.row(u as VertexId)
+            .find(|&e| targets[e] as usize == u && cell(e) < C::ZERO)
+            .map(|e| (u, e))
+    });
+    match found {
+        Some((u, e)) => Err(Error::NegativeCycle {
+            cycle: vec![u as VertexId],
+            weight: with_weights!(csr.weights(), ws => ws[e].to_string(), none => "1".to_string()),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The error for a negative cycle through vertex `v` (found by phase 1): Bellman-Ford from

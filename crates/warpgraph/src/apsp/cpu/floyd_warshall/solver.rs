@@ -55,29 +55,12 @@ impl Work<'_> {
     /// graph), in CSR order, for a solver that builds the matrix itself; an error naming a
     /// negative self loop, which is a negative cycle the matrix cannot show.
     pub fn arc_cells<C: Cell>(&self) -> Result<Vec<C>> {
+        super::refuse_negative_self_loop::<C>(self.g)?;
         let csr = self.g.out();
-        let targets = csr.targets();
-        let cells: Vec<C> = with_weights!(csr.weights(),
+        Ok(with_weights!(csr.weights(),
             ws => ws.par_iter().map(|&w| C::from_weight(w)).collect(),
-            none => vec![C::from_weight(1i32); targets.len()]
-        );
-        let bad = (0..self.n).into_par_iter().find_first(|&u| {
-            csr.row(u as u32)
-                .any(|e| targets[e] as usize == u && cells[e] < C::ZERO)
-        });
-        match bad {
-            Some(u) => {
-                let e = csr
-                    .row(u as u32)
-                    .find(|&e| targets[e] as usize == u && cells[e] < C::ZERO)
-                    .expect("the loop just found");
-                Err(Error::NegativeCycle {
-                    cycle: vec![u as u32],
-                    weight: weight_text(self.g, e),
-                })
-            }
-            None => Ok(cells),
-        }
+            none => vec![C::from_weight(1i32); csr.targets().len()]
+        ))
     }
 
     /// The working matrix built on the host as the CPU's run builds it, for a solver that
@@ -101,11 +84,7 @@ impl Work<'_> {
                 let (d, p) = super::initial::<f64>(self.g, big, f64::INFINITY, pred)?;
                 (HostCells::F64(d), p)
             }
-            Plan::I128 => {
-                return Err(Error::Unsupported(
-                    "weights this large need 128-bit sums, which only the CPU has".into(),
-                ))
-            }
+            Plan::I128 => return Err(needs_128_bits()),
         };
         Ok(HostMatrix {
             d: cells.0,
@@ -114,11 +93,12 @@ impl Work<'_> {
     }
 }
 
-/// The text of arc `e`'s weight (`1` unweighted).
-fn weight_text(g: &Graph, e: usize) -> String {
-    with_weights!(g.out().weights(),
-        ws => ws[e].to_string(),
-        none => "1".to_string()
+/// The refusal of weights whose sums need 128 bits, which only the CPU's run has.
+pub(crate) fn needs_128_bits() -> Error {
+    Error::Unsupported(
+        "these weights need 128-bit sums, which the GPU Floyd-Warshall does not do: run it \
+         on the CPU (--device cpu)"
+            .into(),
     )
 }
 
