@@ -18,6 +18,7 @@ use warpgraph::apsp::{
     apsp, apsp_matrix, cpu, verify_matrix, verify_negative_cycle, Algorithm, ApspOptions,
     DistMatrix, DistType, MatrixSink,
 };
+use warpgraph::generate::rng::Rng;
 use warpgraph::{BuildOptions, EdgeList, Error, Graph, NoProgress, Weights};
 
 /// The GPU's Floyd-Warshall variants and (without predecessors, which it refuses) its
@@ -294,7 +295,7 @@ fn a_team_spanning_processes_gathers_the_rows() {
         })
     };
     // 300 vertices: five tile rows of 64, three on rank 0 and two on rank 1.
-    let mut rng = warpgraph::generate::rng::Rng::new(7);
+    let mut rng = Rng::new(7);
     let n = 300u64;
     let edges: Vec<(u32, u32)> = (0..4 * n)
         .map(|_| (rng.below(n) as u32, rng.below(n) as u32))
@@ -347,6 +348,27 @@ fn a_team_spanning_processes_gathers_the_rows() {
     }
 }
 
+/// `3n` random arcs on `n` vertices weighing `(0..20 + h(u) - h(v)) * scale` for a random
+/// potential `h` in -49..=0: negative weights, no negative cycle. `scale` 0 draws no
+/// potential and gives weights 0..20.
+fn potential_arcs(rng: &mut Rng, n: usize, scale: i64) -> (Vec<u32>, Vec<u32>, Vec<i64>) {
+    let h: Vec<i64> = (0..n)
+        .map(|_| match scale {
+            0 => 0,
+            _ => -(rng.below(50) as i64),
+        })
+        .collect();
+    let scale = scale.max(1);
+    let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..3 * n {
+        let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+        src.push(u);
+        dst.push(v);
+        w.push((rng.below(20) as i64 + h[u as usize] - h[v as usize]) * scale);
+    }
+    (src, dst, w)
+}
+
 /// The GPU's variants (Floyd-Warshall's and Johnson) on graphs bigger than a tile row (n not a multiple of 32 or 64,
 /// negative weights by potentials, unreachable pairs): equal to the CPU's Floyd-Warshall;
 /// wide integer weights (times 2^20) take i64 cells, and weights that need 128-bit sums
@@ -356,7 +378,7 @@ fn gpu_apsp_matches_the_cpu() {
     if common::gpu().is_none() {
         return;
     }
-    let mut rng = warpgraph::generate::rng::Rng::new(7);
+    let mut rng = Rng::new(7);
     // Scale 0 below: no potentials, so no negative weight (fw-tuned's own third phase).
     for (n, scale) in [
         (1usize, 1i64),
@@ -366,23 +388,8 @@ fn gpu_apsp_matches_the_cpu() {
         (1000, 0),
         (130, 0),
     ] {
-        let h: Vec<i64> = (0..n)
-            .map(|_| {
-                if scale == 0 {
-                    0
-                } else {
-                    -(rng.below(50) as i64)
-                }
-            })
-            .collect();
+        let (src, dst, w) = potential_arcs(&mut rng, n, scale);
         let scale = scale.max(1);
-        let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..3 * n {
-            let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
-            src.push(u);
-            dst.push(v);
-            w.push((rng.below(20) as i64 + h[u as usize] - h[v as usize]) * scale);
-        }
         let g = EdgeList::new(n as u64, src, dst, Weights::from(w))
             .unwrap()
             .build(&BuildOptions::default())
@@ -417,18 +424,7 @@ fn gpu_rows_come_back_in_several_blocks() {
     let Some(gpu) = common::gpu() else {
         return;
     };
-    let random = |n: usize, seed: u64, scale: i64| {
-        let mut rng = warpgraph::generate::rng::Rng::new(seed);
-        let h: Vec<i64> = (0..n).map(|_| -(rng.below(50) as i64)).collect();
-        let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..3 * n {
-            let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
-            src.push(u);
-            dst.push(v);
-            w.push((rng.below(20) as i64 + h[u as usize] - h[v as usize]) * scale);
-        }
-        (src, dst, w)
-    };
+    let random = |n: usize, seed: u64, scale: i64| potential_arcs(&mut Rng::new(seed), n, scale);
     let build = |n: usize, (src, dst, w): (Vec<u32>, Vec<u32>, Weights)| {
         EdgeList::new(n as u64, src, dst, w)
             .unwrap()
@@ -594,7 +590,7 @@ fn large_integer_weights_pick_wider_cells_and_stay_exact() {
     let n = 70u32;
     let mut e = Vec::new();
     let mut w = Vec::new();
-    let mut rng = warpgraph::generate::rng::Rng::new(7);
+    let mut rng = Rng::new(7);
     for _ in 0..400 {
         e.push((rng.below(n as u64) as u32, rng.below(n as u64) as u32));
         w.push(i32::MAX - rng.below(1000) as i32);
