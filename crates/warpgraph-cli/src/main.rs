@@ -73,6 +73,8 @@ enum Command {
     Sssp(cmd::sssp::SsspArgs),
     /// All-pairs shortest paths (floyd-warshall, johnson), streamed to .npy or .tsv.
     Apsp(cmd::apsp::ApspArgs),
+    /// Shortest-path distances from chosen sources to chosen targets, as a table.
+    Distances(cmd::distances::DistancesArgs),
     /// Minimum spanning forest (boruvka, kruskal).
     Mst(cmd::mst::MstArgs),
     /// Time an algorithm over many verified trials (Graph500-style roots).
@@ -110,6 +112,7 @@ fn main() -> ExitCode {
         Command::Bfs(a) => ok(cmd::bfs::run(a, quiet)),
         Command::Sssp(a) => cmd::sssp::run(a, quiet),
         Command::Apsp(a) => cmd::apsp::run(a, quiet),
+        Command::Distances(a) => cmd::distances::run(a, quiet),
         Command::Mst(a) => ok(cmd::mst::run(a, quiet)),
         Command::Bench(a) => ok(cmd::bench::run(a, quiet)),
     };

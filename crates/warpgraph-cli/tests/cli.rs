@@ -888,3 +888,104 @@ fn auto_keeps_small_graphs_on_the_cpu() {
         assert!(stdout.contains("cpu ("), "{cmd}: {stdout}");
     }
 }
+
+/// `distances`: sources and targets as a list, a range, a file (with comments) and
+/// `random:K`; the .tsv in file ids, the .npy of the table's shape; the whole table equal
+/// to `apsp --algo johnson`'s matrix; bad entries named with the file and line.
+#[test]
+fn distances_writes_tables_of_chosen_pairs() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    // 1 --2--> 2 --3--> 3 --4--> 4, ids from 1.
+    std::fs::write(dir.join("p.gr"), "p sp 4 3\na 1 2 2\na 2 3 3\na 3 4 4\n").unwrap();
+    std::fs::write(dir.join("src.txt"), "# depots\n1 2\n3 # last\n").unwrap();
+    let out = ok(
+        &[
+            "distances",
+            "p.gr",
+            "--sources",
+            "src.txt",
+            "--targets",
+            "4,1",
+            "--verify",
+            "-o",
+            "t.tsv",
+            "--quiet",
+            "--device",
+            "cpu",
+        ],
+        dir,
+    );
+    assert!(
+        out.contains("3 x 2 table") && out.contains("verification: PASS"),
+        "{out}"
+    );
+    let tsv = std::fs::read_to_string(dir.join("t.tsv")).unwrap();
+    assert_eq!(
+        tsv,
+        "source\ttarget\tdistance\n1\t4\t9\n1\t1\t0\n2\t4\t7\n3\t4\t4\n"
+    );
+    ok(
+        &[
+            "distances",
+            "p.gr",
+            "--sources",
+            "2..4",
+            "-o",
+            "t.npy",
+            "--quiet",
+        ],
+        dir,
+    );
+    let npy = std::fs::read(dir.join("t.npy")).unwrap();
+    let header = String::from_utf8_lossy(&npy[..128]);
+    assert!(header.contains("'shape': (2, 4)"), "{header}");
+    ok(
+        &[
+            "distances",
+            "p.gr",
+            "--sources",
+            "all",
+            "-o",
+            "all.npy",
+            "--quiet",
+        ],
+        dir,
+    );
+    ok(
+        &[
+            "apsp", "p.gr", "--algo", "johnson", "-o", "m.npy", "--quiet",
+        ],
+        dir,
+    );
+    assert_eq!(
+        std::fs::read(dir.join("all.npy")).unwrap(),
+        std::fs::read(dir.join("m.npy")).unwrap()
+    );
+    let out = ok(
+        &[
+            "distances",
+            "p.gr",
+            "--sources",
+            "random:2",
+            "--targets",
+            "random:3:5",
+            "--quiet",
+        ],
+        dir,
+    );
+    assert!(out.contains("2 x 3 table"), "{out}");
+    std::fs::write(dir.join("bad.txt"), "1\n2 x\n").unwrap();
+    let err = fails(&["distances", "p.gr", "--sources", "bad.txt"], dir);
+    assert!(err.contains("bad.txt:2") && err.contains("'x'"), "{err}");
+    std::fs::write(dir.join("far.txt"), "1\n\n9\n").unwrap();
+    let err = fails(&["distances", "p.gr", "--sources", "far.txt"], dir);
+    assert!(
+        err.contains("far.txt:3") && err.contains("vertex 9"),
+        "{err}"
+    );
+    let err = fails(&["distances", "p.gr", "--sources", "random:5"], dir);
+    assert!(err.contains("more vertices"), "{err}");
+    let err = fails(&["distances", "p.gr", "--sources", "1", "-o", "t.csv"], dir);
+    assert!(err.contains(".npy or .tsv"), "{err}");
+}

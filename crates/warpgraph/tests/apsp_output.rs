@@ -230,7 +230,7 @@ fn npy_output_reads_back() {
     assert!(!path.exists(), "the file appears only on commit");
     sink.commit().unwrap();
     let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(bytes.len() as u64, npy_file_size(2));
+    assert_eq!(bytes.len() as u64, npy_file_size(2, 2));
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(names.len(), 1, "no temporary file left");
     let (descr, shape, data) = read_npy(&bytes);
@@ -330,12 +330,16 @@ fn npy_size_is_exact() {
             let g = graph(n as u64, &arcs, w, true);
             let mut sink = NpySink::new(Vec::new(), "<memory>").with_dtype(dtype);
             apsp(&g, Algorithm::Johnson, &ApspOptions::default(), &mut sink).unwrap();
-            assert_eq!(sink.into_inner().len() as u64, npy_file_size(n), "n = {n}");
+            assert_eq!(
+                sink.into_inner().len() as u64,
+                npy_file_size(n, n),
+                "n = {n}"
+            );
         }
     }
     // 2^18 vertices: 512 GiB and a 128-byte header.
-    assert_eq!(npy_file_size(1 << 18), (1u64 << 39) + 128);
-    assert_eq!(npy_file_size(usize::MAX), u64::MAX);
+    assert_eq!(npy_file_size(1 << 18, 1 << 18), (1u64 << 39) + 128);
+    assert_eq!(npy_file_size(usize::MAX, usize::MAX), u64::MAX);
 }
 
 fn tsv_bytes(g: &warpgraph::Graph, pred: bool) -> u64 {
@@ -397,30 +401,26 @@ fn tsv_bound_is_reached_and_never_passed() {
 
 #[test]
 fn sinks_enforce_the_row_contract() {
-    let info = warpgraph::apsp::RowsInfo {
-        num_vertices: 2,
-        dist_type: DistType::I64,
-        predecessors: false,
-    };
+    let info = warpgraph::apsp::RowsInfo::square(2, DistType::I64, false);
     let mut sink = MatrixSink::new();
     sink.begin(&info).unwrap();
     let row1 = RowBlock {
         first: 1,
-        num_vertices: 2,
+        row_len: 2,
         dist: Dists::I64(&[5, 0]),
         pred: None,
     };
     assert!(sink.rows(&row1).is_err(), "row 1 before row 0");
     let f = RowBlock {
         first: 0,
-        num_vertices: 2,
+        row_len: 2,
         dist: Dists::F64(&[0.0, 1.0]),
         pred: None,
     };
     assert!(sink.rows(&f).is_err(), "wrong type");
     let row0 = RowBlock {
         first: 0,
-        num_vertices: 2,
+        row_len: 2,
         dist: Dists::I64(&[0, 1]),
         pred: None,
     };

@@ -1,5 +1,6 @@
 //! `warpgraph apsp`: all-pairs shortest paths, streamed to a file.
 
+use std::io::BufWriter;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,6 +12,7 @@ use warpgraph::apsp::{
     self, Algorithm, ApspOptions, Backend, Discard, NpySink, RowSink, TsvSink, VerifyingSink,
 };
 use warpgraph::cuda::team::TeamSpec;
+use warpgraph::io::OutputFile;
 use warpgraph::{Error, Graph};
 
 use crate::args::{choice, commas};
@@ -76,14 +78,14 @@ pub struct ApspArgs {
 
 /// The kind of `--output` file, told by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     Npy,
     Tsv,
 }
 
 /// The output's kind, refused before any work when the extension or the options do not
 /// suit it.
-fn output_kind(p: &Path, predecessors: bool) -> Result<Kind> {
+pub fn output_kind(p: &Path, predecessors: bool) -> Result<Kind> {
     match p.extension().and_then(|e| e.to_str()) {
         Some("npy") if predecessors => bail!(
             "{}: .npy holds distances only; write predecessors to a .tsv",
@@ -112,7 +114,10 @@ fn generated_vertices(spec: &str) -> Option<u64> {
 /// distance.
 fn check_room(p: &Path, kind: Kind, n: u64, g: Option<&Graph>, predecessors: bool) -> Result<()> {
     let needed = match (kind, g) {
-        (Kind::Npy, _) => apsp::npy_file_size(usize::try_from(n).unwrap_or(usize::MAX)),
+        (Kind::Npy, _) => {
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            apsp::npy_file_size(n, n)
+        }
         (Kind::Tsv, Some(g)) => apsp::tsv_size_bound(g, predecessors),
         (Kind::Tsv, None) => return Ok(()),
     };
@@ -121,6 +126,58 @@ fn check_room(p: &Path, kind: Kind, n: u64, g: Option<&Graph>, predecessors: boo
         Kind::Tsv => format!("the .tsv of up to {0} x {0} reachable pairs", commas(n)),
     };
     check_output(p, &what, needed, ROOM_HINT)
+}
+
+/// Where a table's rows go: a `.npy` or `.tsv` file written as they arrive, or nowhere.
+pub enum Out<'g> {
+    Npy(NpySink<BufWriter<OutputFile>>),
+    Tsv(TsvSink<'g, BufWriter<OutputFile>>),
+    Nowhere(Discard),
+}
+
+impl<'g> Out<'g> {
+    /// The sink of `kind` at its path (`None`: nowhere), naming `g`'s vertices by its ids.
+    pub fn create(kind: Option<(&Path, Kind)>, g: &'g Graph) -> Result<Out<'g>> {
+        Ok(match kind {
+            None => Out::Nowhere(Discard),
+            Some((p, Kind::Npy)) => Out::Npy(NpySink::create(p)?),
+            Some((p, Kind::Tsv)) => Out::Tsv(TsvSink::create(p, g.ids())?),
+        })
+    }
+
+    pub fn sink(&mut self) -> &mut dyn RowSink {
+        match self {
+            Out::Npy(s) => s,
+            Out::Tsv(s) => s,
+            Out::Nowhere(s) => s,
+        }
+    }
+
+    /// Gives the complete file its name (an unfinished one is removed when its sink is
+    /// dropped, on an error before this).
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Out::Npy(s) => s.commit()?,
+            Out::Tsv(s) => s.commit()?,
+            Out::Nowhere(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// The exit of a run that met a negative cycle: the cycle printed in file ids, then
+/// [`EXIT_NEGATIVE_CYCLE`]; any other error is returned.
+pub fn negative_cycle_exit(g: &Graph, e: Error) -> Result<ExitCode> {
+    let Error::NegativeCycle { cycle, weight } = e else {
+        return Err(e.into());
+    };
+    let ids: Vec<String> = cycle.iter().map(|&v| ext(g, v).to_string()).collect();
+    eprintln!(
+        "error: the graph has a negative cycle: {} -> {} (total weight {weight})",
+        ids.join(" -> "),
+        ids.first().map_or("", String::as_str)
+    );
+    Ok(ExitCode::from(EXIT_NEGATIVE_CYCLE))
 }
 
 const ROOM_HINT: &str = "apsp writes a row for every vertex: give -o a path on a file system \
@@ -160,20 +217,13 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     if let Some((p, k)) = kind {
         check_room(p, k, g.num_vertices() as u64, Some(&g), args.predecessors)?;
     }
-    let mut npy = None;
-    let mut tsv = None;
-    let mut discard = Discard;
-    let sink: &mut dyn RowSink = match kind {
-        None => &mut discard,
-        Some((p, Kind::Npy)) => npy.insert(NpySink::create(p)?),
-        Some((p, Kind::Tsv)) => tsv.insert(TsvSink::create(p, g.ids())?),
-    };
+    let mut out = Out::create(kind, &g)?;
     let mut verifying;
     let sink: &mut dyn RowSink = if args.run.verify && reports {
-        verifying = VerifyingSink::new(&g, sink);
+        verifying = VerifyingSink::new(&g, out.sink());
         &mut verifying
     } else {
-        sink
+        out.sink()
     };
     let bar = Bar::new(quiet || args.run.json, false);
     let t = Instant::now();
@@ -182,25 +232,9 @@ pub fn run(args: ApspArgs, quiet: bool) -> Result<ExitCode> {
     };
     let summary = match apsp::apsp_on(&g, args.algo, &opts, backend, sink, &bar) {
         Ok(s) => s,
-        Err(Error::NegativeCycle { cycle, weight }) => {
-            let ids: Vec<String> = cycle.iter().map(|&v| ext(&g, v).to_string()).collect();
-            eprintln!(
-                "error: the graph has a negative cycle: {} -> {} (total weight {weight})",
-                ids.join(" -> "),
-                ids.first().map_or("", String::as_str)
-            );
-            return Ok(ExitCode::from(EXIT_NEGATIVE_CYCLE));
-        }
-        Err(e) => return Err(e.into()),
+        Err(e) => return negative_cycle_exit(&g, e),
     };
-    // The rows are complete: the file takes its name (an unfinished one is removed when
-    // its sink is dropped, on an error above).
-    if let Some(s) = npy {
-        s.commit()?;
-    }
-    if let Some(s) = tsv {
-        s.commit()?;
-    }
+    out.commit()?;
     if !reports {
         eprintln!("{where_}: done (the process of rank 0 reports)");
         return Ok(ExitCode::SUCCESS);

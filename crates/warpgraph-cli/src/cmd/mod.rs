@@ -8,6 +8,7 @@ pub mod common;
 pub mod convert;
 pub mod demo;
 pub mod devices;
+pub mod distances;
 pub mod generate;
 pub mod info;
 pub mod mst;

@@ -282,7 +282,7 @@ impl warpgraph::apsp::RowSink for ChecksumSink {
     fn rows(&mut self, block: &warpgraph::apsp::RowBlock<'_>) -> warpgraph::Result<()> {
         use rayon::prelude::*;
         use warpgraph::apsp::Dists;
-        let base = block.first as u64 * block.num_vertices as u64;
+        let base = block.first as u64 * block.row_len as u64;
         let mix = |i: usize, bits: u64| {
             let x = (bits ^ (base + i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
                 .wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -10,6 +10,12 @@
 //! - [`Algorithm::Auto`]: Johnson when the graph is sparse (or when Floyd-Warshall's matrix
 //!   does not fit in memory), Floyd-Warshall when it is dense; see [`Algorithm::resolve`].
 //!
+//! [`distances_on`] gives a *distance table*: the distances from chosen sources (its rows)
+//! to chosen targets (its columns) ([`Selection`], [`Axis`]), by Johnson's searches from
+//! those sources only, each stopped once every target is settled on the CPU, the targets'
+//! columns picked out on a GPU. The whole table is Johnson's all-pairs matrix: both are the
+//! same code.
+//!
 //! Row `s` of the matrix holds the distances from source `s` (an internal vertex number) to
 //! every vertex, in vertex order. Distances are `i64` for integer weights and unweighted
 //! graphs (every arc weighs 1), `f64` for float weights ([`DistType`]); an unreachable vertex
@@ -66,10 +72,14 @@ pub mod cuda;
 pub mod sink;
 pub mod verify;
 
-pub use sink::{npy_file_size, tsv_size_bound, Discard, MatrixSink, NpySink, TsvSink};
+pub use sink::{
+    npy_file_size, tsv_size_bound, tsv_table_bound, Discard, DistTable, MatrixSink, NpySink,
+    TsvSink,
+};
 pub use verify::{verify_matrix, verify_negative_cycle, verify_row, VerifyingSink};
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::graph::{named_enum, Distance, Graph, VertexId, WeightType, NO_VERTEX};
@@ -195,11 +205,127 @@ pub struct ApspOptions {
     pub predecessors: bool,
 }
 
-/// What a sink learns before the first row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The vertices along one side of a distance table: every vertex in order, or a list
+/// (repeats allowed, in the caller's order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Axis {
+    /// Vertices `0..n`.
+    All(usize),
+    /// These vertices, in this order.
+    List(Arc<[VertexId]>),
+}
+
+impl Axis {
+    /// The number of rows or columns.
+    pub fn len(&self) -> usize {
+        match self {
+            Axis::All(n) => *n,
+            Axis::List(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The vertex of row or column `i` (`i < len()`).
+    #[inline]
+    pub fn vertex(&self, i: usize) -> VertexId {
+        match self {
+            Axis::All(_) => i as VertexId,
+            Axis::List(v) => v[i],
+        }
+    }
+
+    /// Whether this is every vertex of an `n`-vertex graph in order.
+    pub fn is_all(&self, n: usize) -> bool {
+        match self {
+            Axis::All(k) => *k == n,
+            Axis::List(_) => false,
+        }
+    }
+
+    /// The list, for a [`Axis::List`].
+    pub fn list(&self) -> Option<&[VertexId]> {
+        match self {
+            Axis::All(_) => None,
+            Axis::List(v) => Some(v),
+        }
+    }
+
+    /// Refuses a vertex that is not one of the `n` of the graph, naming `what`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming the first such vertex and its place.
+    pub fn check(&self, n: usize, what: &str) -> Result<()> {
+        match self {
+            Axis::All(k) if *k == n => Ok(()),
+            Axis::All(k) => Err(Error::InvalidArgument(format!(
+                "{what}: {k} vertices asked of a graph of {n}"
+            ))),
+            Axis::List(v) => match v.iter().position(|&x| x as usize >= n) {
+                None => Ok(()),
+                Some(i) => Err(Error::InvalidArgument(format!(
+                    "{what}: entry {i} is vertex {}, but the graph has {n} vertices",
+                    v[i]
+                ))),
+            },
+        }
+    }
+}
+
+/// Which pairs a distance table holds: the distances from each of `sources` (its rows) to
+/// each of `targets` (its columns).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// One row per entry.
+    pub sources: Axis,
+    /// One column per entry.
+    pub targets: Axis,
+}
+
+impl Selection {
+    /// Every pair of an `n`-vertex graph: the all-pairs matrix.
+    pub fn all(n: usize) -> Selection {
+        Selection {
+            sources: Axis::All(n),
+            targets: Axis::All(n),
+        }
+    }
+
+    /// Refuses a source or target that is not one of the `n` vertices.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] naming it.
+    pub fn check(&self, n: usize) -> Result<()> {
+        self.sources.check(n, "sources")?;
+        self.targets.check(n, "targets")
+    }
+
+    /// What a sink learns of this table of an `n`-vertex graph.
+    pub fn info(&self, n: usize, dist_type: DistType, predecessors: bool) -> RowsInfo {
+        RowsInfo {
+            num_vertices: n,
+            rows: self.sources.clone(),
+            cols: self.targets.clone(),
+            dist_type,
+            predecessors,
+        }
+    }
+}
+
+/// What a sink learns before the first row: the rows are the distances from the
+/// vertices of `rows`, each to the vertices of `cols` (for all pairs, both are
+/// [`Axis::All`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowsInfo {
-    /// The number of vertices: rows and columns of the matrix.
+    /// The number of vertices of the graph.
     pub num_vertices: usize,
+    /// The sources, one per row.
+    pub rows: Axis,
+    /// The targets, one per column.
+    pub cols: Axis,
     /// The type of the distances.
     pub dist_type: DistType,
     /// Whether rows carry predecessors.
@@ -207,9 +333,25 @@ pub struct RowsInfo {
 }
 
 impl RowsInfo {
-    /// `n * n`, saturating.
+    /// All pairs of `n` vertices.
+    pub fn square(n: usize, dist_type: DistType, predecessors: bool) -> RowsInfo {
+        RowsInfo {
+            num_vertices: n,
+            rows: Axis::All(n),
+            cols: Axis::All(n),
+            dist_type,
+            predecessors,
+        }
+    }
+
+    /// Rows times columns, saturating.
     pub fn num_pairs(&self) -> u64 {
-        (self.num_vertices as u64).saturating_mul(self.num_vertices as u64)
+        (self.rows.len() as u64).saturating_mul(self.cols.len() as u64)
+    }
+
+    /// Whether this is the whole n x n matrix.
+    pub fn is_square(&self) -> bool {
+        self.rows.is_all(self.num_vertices) && self.cols.is_all(self.num_vertices)
     }
 }
 
@@ -256,11 +398,11 @@ impl Dists<'_> {
 /// A block of consecutive rows handed to a [`RowSink`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RowBlock<'a> {
-    /// The source of the first row.
-    pub first: VertexId,
-    /// The row length: the number of vertices.
-    pub num_vertices: usize,
-    /// `num_rows() * num_vertices` distances, row-major.
+    /// The index of the first row (for all pairs: its source vertex).
+    pub first: usize,
+    /// The row length: the number of columns.
+    pub row_len: usize,
+    /// `num_rows() * row_len` distances, row-major.
     pub dist: Dists<'a>,
     /// As many predecessors, when the run computes them.
     pub pred: Option<&'a [VertexId]>,
@@ -269,12 +411,13 @@ pub struct RowBlock<'a> {
 impl<'a> RowBlock<'a> {
     /// The number of rows in the block.
     pub fn num_rows(&self) -> usize {
-        self.dist.len().checked_div(self.num_vertices).unwrap_or(0)
+        self.dist.len().checked_div(self.row_len).unwrap_or(0)
     }
 
-    /// Row `i` of the block (the distances from vertex `first + i`), if there is one.
+    /// Row `i` of the block (the distances from the source of row `first + i`), if there
+    /// is one.
     pub fn row(&self, i: usize) -> Option<(Dists<'a>, Option<&'a [VertexId]>)> {
-        let n = self.num_vertices;
+        let n = self.row_len;
         let range = i.checked_mul(n)?..i.checked_mul(n)?.checked_add(n)?;
         let dist = match self.dist {
             Dists::I64(d) => Dists::I64(d.get(range.clone())?),
@@ -291,8 +434,8 @@ impl<'a> RowBlock<'a> {
 /// Receives the distance matrix one block of rows at a time.
 ///
 /// The contract every algorithm keeps: [`begin`](RowSink::begin) once; then
-/// [`rows`](RowSink::rows) with blocks that together cover sources `0..n` exactly once, in
-/// increasing order and without gaps (each block starts where the previous ended); then
+/// [`rows`](RowSink::rows) with blocks that together cover the rows `0..rows.len()` exactly
+/// once, in increasing order and without gaps (each block starts where the previous ended); then
 /// [`finish`](RowSink::finish) once, only if every row was delivered. A sink returning an
 /// error stops the run and the error is returned to the caller. The slices passed to
 /// `rows` are only borrowed: a sink that keeps rows must copy them.
@@ -600,28 +743,20 @@ pub fn apsp_on(
     progress: &dyn Progress,
 ) -> Result<ApspSummary> {
     let algorithm = algorithm.resolve(g, opts);
-    let info = RowsInfo {
-        num_vertices: g.num_vertices(),
-        dist_type: DistType::of(g.weight_type()),
-        predecessors: opts.predecessors,
-    };
+    if algorithm == Algorithm::Johnson {
+        let all = Selection::all(g.num_vertices());
+        return distances_on(g, &all, opts, backend, sink, progress);
+    }
     let mut counter = CountingSink {
         inner: sink,
         reachable: 0,
     };
-    let kernel_seconds = match (algorithm, backend) {
-        (Algorithm::Johnson, Backend::Cpu) => {
-            cpu::johnson_with(g, opts, &mut counter, progress)?;
-            None
-        }
-        (Algorithm::Johnson, Backend::Cuda(gpu, _)) => {
-            Some(cuda::johnson(gpu, g, opts, &mut counter, progress)?)
-        }
-        (_, Backend::Cpu) => {
+    let kernel_seconds = match backend {
+        Backend::Cpu => {
             cpu::floyd_warshall_with(g, opts, &mut counter, progress)?;
             None
         }
-        (_, Backend::Cuda(gpu, variant)) => Some(cuda::floyd_warshall(
+        Backend::Cuda(gpu, variant) => Some(cuda::floyd_warshall(
             gpu,
             g,
             opts,
@@ -629,12 +764,7 @@ pub fn apsp_on(
             &mut counter,
             progress,
         )?),
-        (Algorithm::Johnson, Backend::Team(..)) => {
-            return Err(Error::Unsupported(
-                "Johnson runs on one GPU: use --algo floyd-warshall on a team of GPUs".into(),
-            ))
-        }
-        (_, Backend::Team(spec, variant)) => Some(cuda::floyd_warshall_team(
+        Backend::Team(spec, variant) => Some(cuda::floyd_warshall_team(
             spec,
             g,
             opts,
@@ -643,14 +773,88 @@ pub fn apsp_on(
             progress,
         )?),
     };
-    Ok(ApspSummary {
+    Ok(summary(g, algorithm, &counter, kernel_seconds))
+}
+
+/// The summary of a run of `algorithm` on `g` whose rows `counter` counted.
+fn summary(
+    g: &Graph,
+    algorithm: Algorithm,
+    counter: &CountingSink<'_>,
+    kernel_seconds: Option<f64>,
+) -> ApspSummary {
+    ApspSummary {
         algorithm,
-        num_vertices: info.num_vertices,
-        dist_type: info.dist_type,
+        num_vertices: g.num_vertices(),
+        dist_type: DistType::of(g.weight_type()),
         reachable_pairs: counter.reachable,
         negative_weights: cpu::has_negative_weight(g),
         kernel_seconds,
-    })
+    }
+}
+
+/// A distance table: the shortest-path distances from each source of `sel` to each of its
+/// targets, streamed into `sink` a block of rows at a time (row `i` for source entry `i`,
+/// column `j` for target entry `j`), by Johnson's method on `backend`: potentials from
+/// Bellman-Ford when a weight is negative, then one search per source, many at once,
+/// each stopped once every target is settled (on the CPU) or run to the end and the
+/// targets' columns gathered (on a GPU). The whole matrix ([`Selection::all`]) is
+/// [`Algorithm::Johnson`]'s all-pairs run.
+///
+/// # Errors
+/// As [`apsp`] for Johnson (a negative cycle anywhere is refused, as its potentials need
+/// the whole graph); [`Error::InvalidArgument`] for a source or target that is not a
+/// vertex; [`Error::Unsupported`] on a team of GPUs, and for predecessors on a GPU.
+///
+/// ```
+/// use std::sync::Arc;
+/// use warpgraph::apsp::{distances_on, ApspOptions, Axis, Backend, MatrixSink, Selection};
+/// use warpgraph::{BuildOptions, EdgeList, NoProgress, Weights};
+/// // Undirected path 0 - 1 - 2 - 3, unit weights.
+/// let g = EdgeList::new(4, vec![0, 1, 2], vec![1, 2, 3], Weights::None).unwrap()
+///     .build(&BuildOptions { directed: false, ..Default::default() }).unwrap();
+/// let sel = Selection {
+///     sources: Axis::List(Arc::from(vec![0, 3])),
+///     targets: Axis::List(Arc::from(vec![1, 2])),
+/// };
+/// let mut sink = MatrixSink::new();
+/// let opts = ApspOptions::default();
+/// let s = distances_on(&g, &sel, &opts, Backend::Cpu, &mut sink, &NoProgress).unwrap();
+/// assert_eq!(s.reachable_pairs, 4);
+/// assert_eq!(sink.into_table().unwrap().as_i64().unwrap(), &[1, 2, 2, 1]);
+/// ```
+pub fn distances_on(
+    g: &Graph,
+    sel: &Selection,
+    opts: &ApspOptions,
+    backend: Backend<'_>,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<ApspSummary> {
+    let mut counter = CountingSink {
+        inner: sink,
+        reachable: 0,
+    };
+    let kernel_seconds = match backend {
+        Backend::Cpu => {
+            cpu::table_with(g, sel, opts, &mut counter, progress)?;
+            None
+        }
+        Backend::Cuda(gpu, _) => Some(cuda::johnson_table(
+            gpu,
+            g,
+            sel,
+            opts,
+            &mut counter,
+            progress,
+        )?),
+        Backend::Team(..) => {
+            return Err(Error::Unsupported(
+                "Johnson runs on one GPU: use --algo floyd-warshall on a team of GPUs".into(),
+            ))
+        }
+    };
+    Ok(summary(g, Algorithm::Johnson, &counter, kernel_seconds))
 }
 
 /// All-pairs shortest paths of `g` as an in-memory [`DistMatrix`].

@@ -1,14 +1,16 @@
 //! Where all-pairs rows go: memory, a NumPy `.npy` file, or a TSV file.
 //!
-//! Every sink implements [`RowSink`] and checks the row contract (rows `0..n` in order,
-//! each once, of the announced type); files are written as rows arrive, so a file sink
+//! Every sink implements [`RowSink`] and checks the row contract (every row in order,
+//! each once, of the announced type and length); every sink takes a distance table of
+//! chosen pairs as well as the whole matrix (rows and columns then follow the table's
+//! sources and targets); files are written as rows arrive, so a file sink
 //! keeps only one block in memory whatever `n` is.
 //!
 //! # `.npy` ([`NpySink`])
 //! NumPy's format version 1.0 (<https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html>):
 //! the magic `\x93NUMPY`, version `1 0`, a little-endian `u16` header length, then the
 //! header dictionary padded with spaces to a multiple of 64 bytes and ended by `\n`, then
-//! the `n x n` matrix row-major (C order), little-endian:
+//! the `n x n` matrix (a table: `sources x targets`) row-major (C order), little-endian:
 //! ```text
 //! \x93NUMPY\x01\x00v\x00{'descr': '<i8', 'fortran_order': False, 'shape': (3, 3), }   ...\n
 //! ```
@@ -40,7 +42,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{DistMatrix, DistType, DistValues, Dists, RowBlock, RowSink, RowsInfo};
+use super::{Axis, DistMatrix, DistType, DistValues, Dists, RowBlock, RowSink, RowsInfo};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId, VertexIds, NO_VERTEX};
 use crate::io::{space, OutputFile};
@@ -48,18 +50,15 @@ use crate::io::{space, OutputFile};
 /// Checks the row contract; returns the number of rows in `block`.
 fn check_block(info: Option<&RowsInfo>, next: usize, block: &RowBlock<'_>) -> Result<usize> {
     let info = info.ok_or_else(|| Error::InvalidArgument("rows before begin".into()))?;
-    let n = info.num_vertices;
+    let (k, c) = (info.rows.len(), info.cols.len());
     let rows = block.num_rows();
     let bad = |msg: String| Err(Error::InvalidArgument(format!("row block: {msg}")));
-    if block.num_vertices != n {
-        return bad(format!(
-            "rows of {} values, expected {n}",
-            block.num_vertices
-        ));
+    if block.row_len != c {
+        return bad(format!("rows of {} values, expected {c}", block.row_len));
     }
-    if rows.checked_mul(n) != Some(block.dist.len()) {
+    if rows.checked_mul(c) != Some(block.dist.len()) && !(c == 0 && block.dist.is_empty()) {
         return bad(format!(
-            "{} values are not whole rows of {n}",
+            "{} values are not whole rows of {c}",
             block.dist.len()
         ));
     }
@@ -70,11 +69,11 @@ fn check_block(info: Option<&RowsInfo>, next: usize, block: &RowBlock<'_>) -> Re
             info.dist_type.name()
         ));
     }
-    if block.first as usize != next || next + rows > n {
+    if block.first != next || next + rows > k {
         return bad(format!(
-            "rows {}..{} arrived, expected row {next} of {n}",
+            "rows {}..{} arrived, expected row {next} of {k}",
             block.first,
-            block.first as usize + rows
+            block.first + rows
         ));
     }
     if info.predecessors != block.pred.is_some()
@@ -87,10 +86,10 @@ fn check_block(info: Option<&RowsInfo>, next: usize, block: &RowBlock<'_>) -> Re
 
 fn check_complete(info: Option<&RowsInfo>, next: usize) -> Result<()> {
     match info {
-        Some(info) if next == info.num_vertices => Ok(()),
+        Some(info) if next == info.rows.len() || info.cols.is_empty() => Ok(()),
         Some(info) => Err(Error::InvalidArgument(format!(
             "only {next} of {} rows arrived",
-            info.num_vertices
+            info.rows.len()
         ))),
         None => Err(Error::InvalidArgument("finish before begin".into())),
     }
@@ -125,14 +124,89 @@ impl MatrixSink {
     /// The matrix, once every row arrived and `finish` was called.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the run did not complete.
+    /// [`Error::InvalidArgument`] when the run did not complete, or gave a table of other
+    /// pairs than all of them ([`MatrixSink::into_table`]).
     pub fn into_matrix(self) -> Result<DistMatrix> {
         match (self.info, self.dist, self.finished) {
-            (Some(info), Some(dist), true) => DistMatrix::new(info.num_vertices, dist, self.pred),
+            (Some(info), Some(dist), true) if info.is_square() => {
+                DistMatrix::new(info.num_vertices, dist, self.pred)
+            }
+            (Some(_), Some(_), true) => Err(Error::InvalidArgument(
+                "the run gave a table of chosen pairs: take it with into_table".into(),
+            )),
             _ => Err(Error::InvalidArgument(
                 "the all-pairs run did not complete; there is no matrix".into(),
             )),
         }
+    }
+
+    /// The table (of any rows and columns), once every row arrived and `finish` was
+    /// called.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the run did not complete.
+    pub fn into_table(self) -> Result<DistTable> {
+        match (self.info, self.dist, self.finished) {
+            (Some(info), Some(dist), true) => Ok(DistTable {
+                rows: info.rows,
+                cols: info.cols,
+                dist,
+                pred: self.pred,
+            }),
+            _ => Err(Error::InvalidArgument(
+                "the run did not complete; there is no table".into(),
+            )),
+        }
+    }
+}
+
+/// Distances from chosen sources (rows) to chosen targets (columns), row-major, as
+/// [`MatrixSink::into_table`] keeps them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DistTable {
+    /// The source of each row.
+    pub rows: Axis,
+    /// The target of each column.
+    pub cols: Axis,
+    dist: DistValues,
+    pred: Option<Vec<VertexId>>,
+}
+
+impl DistTable {
+    /// Integer distances (`i64::MAX`: unreachable), row-major.
+    pub fn as_i64(&self) -> Option<&[i64]> {
+        match &self.dist {
+            DistValues::I64(d) => Some(d),
+            DistValues::F64(_) => None,
+        }
+    }
+
+    /// Float distances (`inf`: unreachable), row-major.
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        match &self.dist {
+            DistValues::F64(d) => Some(d),
+            DistValues::I64(_) => None,
+        }
+    }
+
+    /// The distance of row `i`, column `j` as `f64` (`inf` when unreachable).
+    pub fn get_f64(&self, i: usize, j: usize) -> Option<f64> {
+        if i >= self.rows.len() || j >= self.cols.len() {
+            return None;
+        }
+        let at = i * self.cols.len() + j;
+        Some(match &self.dist {
+            DistValues::I64(d) => match d[at] {
+                i64::MAX => f64::INFINITY,
+                x => x as f64,
+            },
+            DistValues::F64(d) => d[at],
+        })
+    }
+
+    /// The predecessors, row-major, when the run computed them.
+    pub fn predecessors(&self) -> Option<&[VertexId]> {
+        self.pred.as_deref()
     }
 }
 
@@ -168,7 +242,7 @@ impl RowSink for MatrixSink {
             limit: usize::MAX as u64,
         })?;
         crate::memory::check(
-            || format!("a {0} x {0} distance matrix", info.num_vertices),
+            || format!("a {} x {} distance table", info.rows.len(), info.cols.len()),
             self.memory_needed(info),
         )?;
         self.dist = Some(match info.dist_type {
@@ -176,7 +250,7 @@ impl RowSink for MatrixSink {
             DistType::F64 => DistValues::F64(Vec::with_capacity(pairs)),
         });
         self.pred = info.predecessors.then(|| Vec::with_capacity(pairs));
-        self.info = Some(*info);
+        self.info = Some(info.clone());
         self.next = 0;
         self.finished = false;
         Ok(())
@@ -185,7 +259,7 @@ impl RowSink for MatrixSink {
     /// Maps the whole matrix now (every cell written once, on every core): the rows then
     /// land in mapped memory.
     fn prepare(&mut self) -> Result<()> {
-        let Some(info) = self.info else {
+        let Some(info) = &self.info else {
             return Ok(());
         };
         let pairs = info.num_pairs() as usize;
@@ -202,7 +276,7 @@ impl RowSink for MatrixSink {
 
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
         let rows = check_block(self.info.as_ref(), self.next, block)?;
-        let at = self.next * self.info.map_or(0, |i| i.num_vertices);
+        let at = self.next * self.info.as_ref().map_or(0, |i| i.cols.len());
         match (&mut self.dist, block.dist) {
             (Some(DistValues::I64(v)), Dists::I64(d)) => put(v, at, d),
             (Some(DistValues::F64(v)), Dists::F64(d)) => put(v, at, d),
@@ -327,11 +401,11 @@ fn commit(out: BufWriter<OutputFile>, path: &Path) -> Result<()> {
         .commit()
 }
 
-/// The exact size in bytes of [`NpySink`]'s file of an `n x n` matrix: the header (a
+/// The exact size in bytes of [`NpySink`]'s file of a `rows x cols` table: the header (a
 /// multiple of 64 bytes) and 8 bytes per pair, saturating.
-pub fn npy_file_size(n: usize) -> u64 {
-    (npy_header("<i8", n).len() as u64)
-        .saturating_add((n as u64).saturating_mul(n as u64).saturating_mul(8))
+pub fn npy_file_size(rows: usize, cols: usize) -> u64 {
+    (npy_header("<i8", rows, cols).len() as u64)
+        .saturating_add((rows as u64).saturating_mul(cols as u64).saturating_mul(8))
 }
 
 impl<W: Write + Send> NpySink<W> {
@@ -365,9 +439,10 @@ impl<W: Write + Send> NpySink<W> {
     }
 }
 
-/// The `.npy` v1.0 header for an `n x n` matrix of `descr` (`<i8` or `<f8`).
-pub(crate) fn npy_header(descr: &str, n: usize) -> Vec<u8> {
-    let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({n}, {n}), }}");
+/// The `.npy` v1.0 header for a `rows x cols` table of `descr` (`<i8` or `<f8`).
+pub(crate) fn npy_header(descr: &str, rows: usize, cols: usize) -> Vec<u8> {
+    let dict =
+        format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
     // magic (6) + version (2) + length (2) + dict + padding + '\n', a multiple of 64.
     let unpadded = 10 + dict.len() + 1;
     let total = unpadded.div_ceil(64) * 64;
@@ -387,9 +462,9 @@ impl<W: Write + Send> RowSink for NpySink<W> {
             (NpyDtype::Native, DistType::I64) => "<i8",
             _ => "<f8",
         };
-        let header = npy_header(descr, info.num_vertices);
+        let header = npy_header(descr, info.rows.len(), info.cols.len());
         self.write(&header)?;
-        self.info = Some(*info);
+        self.info = Some(info.clone());
         self.next = 0;
         Ok(())
     }
@@ -499,17 +574,32 @@ impl<'a> TsvSink<'a, BufWriter<OutputFile>> {
 /// header, then per pair the source's and the target's ids, the distance, (with
 /// `predecessors` the longest id again) and the separators.
 pub fn tsv_size_bound(g: &Graph, predecessors: bool) -> u64 {
-    let n = g.num_vertices() as u64;
-    let (sum, max) = space::id_digits(g.ids(), g.num_vertices());
+    let n = g.num_vertices();
+    tsv_table_bound(g, &Axis::All(n), &Axis::All(n), predecessors)
+}
+
+/// [`tsv_size_bound`] for the table of `rows x cols` ([`RowsInfo`]'s axes).
+pub fn tsv_table_bound(g: &Graph, rows: &Axis, cols: &Axis, predecessors: bool) -> u64 {
+    let (_, max) = space::id_digits(g.ids(), g.num_vertices());
     let dist = space::int_distance_len(g).unwrap_or(space::FLOAT_TEXT_MAX);
     let (header, per_pair) = if predecessors {
         (TSV_HEADER_PRED.len() as u64, 3 + dist + 1 + max)
     } else {
         (TSV_HEADER.len() as u64, 3 + dist)
     };
-    // Every id appears n times as a source and n times as a target.
-    let ids = (sum as u128) * (n as u128) * 2;
-    let total = header as u128 + ids + (n as u128) * (n as u128) * (per_pair as u128);
+    let digits = |a: &Axis| -> u128 {
+        match a {
+            Axis::All(n) => u128::from(space::id_digits(g.ids(), *n).0),
+            Axis::List(v) => v
+                .iter()
+                .map(|&x| u128::from(space::id_digits_of(g.ids(), x)))
+                .sum(),
+        }
+    };
+    let (k, c) = (rows.len() as u128, cols.len() as u128);
+    // Every row's id appears once per column, every column's once per row.
+    let ids = digits(rows) * c + digits(cols) * k;
+    let total = header as u128 + ids + k * c * (per_pair as u128);
     u64::try_from(total).unwrap_or(u64::MAX)
 }
 
@@ -540,31 +630,36 @@ impl<'a, W: Write + Send> TsvSink<'a, W> {
     }
 }
 
-/// One row's lines.
-fn tsv_row(ids: &VertexIds, s: VertexId, dist: Dists<'_>, pred: Option<&[VertexId]>) -> Vec<u8> {
+/// One row's lines: the distances from `s` to the vertices of `cols`.
+fn tsv_row(
+    ids: &VertexIds,
+    s: VertexId,
+    cols: &Axis,
+    dist: Dists<'_>,
+    pred: Option<&[VertexId]>,
+) -> Vec<u8> {
     let mut out = Vec::new();
     let mut ib = itoa::Buffer::new();
     let mut db = itoa::Buffer::new();
     let mut fb = ryu::Buffer::new();
     let src = ids.external(s);
-    let n = dist.len();
-    for t in 0..n {
+    for j in 0..dist.len() {
         let text: &str = match dist {
-            Dists::I64(d) => match d.get(t) {
+            Dists::I64(d) => match d.get(j) {
                 Some(&x) if x != i64::MAX => db.format(x),
                 _ => continue,
             },
-            Dists::F64(d) => match d.get(t) {
+            Dists::F64(d) => match d.get(j) {
                 Some(&x) if x.is_finite() => fb.format_finite(x),
                 _ => continue,
             },
         };
         out.extend_from_slice(ib.format(src).as_bytes());
         out.push(b'\t');
-        out.extend_from_slice(ib.format(ids.external(t as VertexId)).as_bytes());
+        out.extend_from_slice(ib.format(ids.external(cols.vertex(j))).as_bytes());
         out.push(b'\t');
         out.extend_from_slice(text.as_bytes());
-        if let Some(p) = pred.and_then(|p| p.get(t)) {
+        if let Some(p) = pred.and_then(|p| p.get(j)) {
             out.push(b'\t');
             if *p != NO_VERTEX {
                 out.extend_from_slice(ib.format(ids.external(*p)).as_bytes());
@@ -592,18 +687,21 @@ impl<W: Write + Send> RowSink for TsvSink<'_, W> {
             TSV_HEADER
         };
         self.write(header)?;
-        self.info = Some(*info);
+        self.info = Some(info.clone());
         self.next = 0;
         Ok(())
     }
 
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
         let rows = check_block(self.info.as_ref(), self.next, block)?;
-        let ids = self.ids;
+        let (ids, info) = (self.ids, self.info.as_ref().expect("checked above"));
         let lines: Vec<Vec<u8>> = (0..rows)
             .into_par_iter()
             .map(|i| match block.row(i) {
-                Some((dist, pred)) => tsv_row(ids, block.first + i as VertexId, dist, pred),
+                Some((dist, pred)) => {
+                    let s = info.rows.vertex(block.first + i);
+                    tsv_row(ids, s, &info.cols, dist, pred)
+                }
                 None => Vec::new(),
             })
             .collect();

@@ -26,7 +26,7 @@
 //! This follows GAPBS's verifiers (Beamer, Asanovic and Patterson, "The GAP benchmark
 //! suite", 2015): check properties that any correct answer has, plus a serial oracle.
 
-use super::{DistMatrix, DistType, Dists, RowBlock, RowSink, RowsInfo};
+use super::{Axis, DistMatrix, DistType, Dists, RowBlock, RowSink, RowsInfo};
 use crate::error::{Error, Result};
 use crate::generate::rng::Rng;
 use crate::graph::{Graph, VertexId, Weight, WeightType, NO_VERTEX};
@@ -369,6 +369,58 @@ fn check_preds<D: VDist>(arcs: &Arcs<'_, D>, s: VertexId, d: &[D], p: &[VertexId
     Ok(())
 }
 
+/// A table row from `s` to the vertices of `cols` against `truth`, the checked row of all
+/// distances from `s`: every distance equal (floats within the tolerance); a predecessor
+/// is `s` for `s` itself, none exactly for unreachable targets, else the tail of a tight
+/// arc into its target.
+fn table_checks<D: VDist>(
+    arcs: &Arcs<'_, D>,
+    (s, cols): (VertexId, &Axis),
+    d: &[D],
+    pred: Option<&[VertexId]>,
+    truth: &[D],
+) -> Result<()> {
+    if d.len() != cols.len() || pred.is_some_and(|p| p.len() != d.len()) {
+        return Err(fail(format!(
+            "the row of source {s} has {} values for {} targets",
+            d.len(),
+            cols.len()
+        )));
+    }
+    for (j, &x) in d.iter().enumerate() {
+        let t = cols.vertex(j) as usize;
+        if !(x == truth[t] || x.finite() && D::close(x, truth[t], arcs.tol)) {
+            return Err(fail(format!(
+                "the distance from {s} to {t} is {x}, but a single search gives {}",
+                truth[t]
+            )));
+        }
+        let Some(p) = pred.map(|p| p[j]) else {
+            continue;
+        };
+        let ok = match (t == s as usize, x.finite(), p) {
+            (true, _, p) => p == s,
+            (false, false, p) => p == NO_VERTEX,
+            (false, true, NO_VERTEX) => false,
+            (false, true, p) => {
+                let u = p as usize;
+                u < truth.len()
+                    && truth[u].finite()
+                    && arcs.targets(u).any(|(v, i)| {
+                        v == t && D::cmp_sum(truth[u], arcs.weight(i), truth[t], arcs.tol).is_eq()
+                    })
+            }
+        };
+        if !ok {
+            return Err(fail(format!(
+                "the predecessor {p} of {t} on the row of source {s} is not the tail of a \
+                 tight arc into it"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Plain serial Bellman-Ford from `s`: at most n rounds over every arc, stopping when a
 /// round changes nothing.
 fn bellman_ford<D: VDist>(arcs: &Arcs<'_, D>, s: usize) -> Result<Vec<D>> {
@@ -451,6 +503,9 @@ pub fn verify_matrix(g: &Graph, m: &DistMatrix) -> Result<()> {
 /// Row checks shared by [`verify_matrix`] and [`VerifyingSink`].
 struct Verifier<'g> {
     g: &'g Graph,
+    /// The rows' sources and the columns' targets of a table of chosen pairs (`None`:
+    /// all pairs).
+    table: Option<(Axis, Axis)>,
     sample: Vec<VertexId>,
     next_sample: usize,
     oracle: bool,
@@ -465,12 +520,57 @@ impl<'g> Verifier<'g> {
         let float = g.weight_type().is_float();
         Verifier {
             g,
+            table: None,
             sample: sample_sources(n),
             next_sample: 0,
             oracle: (n as u64).saturating_mul(g.num_arcs()) <= ORACLE_WORK,
             int: (!float).then(|| int_arcs(g)),
             float: float.then(|| float_arcs(g)),
             checked: 0,
+        }
+    }
+
+    /// Checks a table of chosen pairs from now on: the rows' sources and the columns'
+    /// targets; the sample is of row positions.
+    fn set_table(&mut self, rows: &Axis, cols: &Axis) {
+        self.sample = sample_sources(rows.len());
+        self.table = Some((rows.clone(), cols.clone()));
+    }
+
+    /// Whether row `i` is in the sample (rows come in increasing order).
+    fn sampled(&mut self, i: VertexId) -> bool {
+        while self.sample.get(self.next_sample).is_some_and(|&x| x < i) {
+            self.next_sample += 1;
+        }
+        if self.sample.get(self.next_sample) != Some(&i) {
+            return false;
+        }
+        self.next_sample += 1;
+        self.checked += 1;
+        true
+    }
+
+    /// Row `i` of a table of chosen pairs: when sampled, its source's whole row by a
+    /// single search of another method (delta-stepping, or Bellman-Ford with a negative
+    /// weight), itself checked against the certificate, then the table's columns against
+    /// it; predecessors must be tails of tight arcs into their targets.
+    fn table_row(&mut self, i: usize, dist: Dists<'_>, pred: Option<&[VertexId]>) -> Result<()> {
+        if !self.sampled(i as VertexId) {
+            return Ok(());
+        }
+        let (rows, cols) = self.table.as_ref().expect("a table");
+        let s = rows.vertex(i);
+        let truth = crate::sssp::sssp(self.g, s, &crate::sssp::Algorithm::Auto)?;
+        match (dist, &truth, &self.int, &self.float) {
+            (Dists::I64(d), crate::sssp::SsspResult::Int(t), Some(a), _) => {
+                row_checks(a, s, &t.dist, None, self.oracle)?;
+                table_checks(a, (s, cols), d, pred, &t.dist)
+            }
+            (Dists::F64(d), crate::sssp::SsspResult::Float(t), _, Some(a)) => {
+                row_checks(a, s, &t.dist, None, self.oracle)?;
+                table_checks(a, (s, cols), d, pred, &t.dist)
+            }
+            _ => check_type(self.g, dist.dist_type()),
         }
     }
 
@@ -487,14 +587,9 @@ impl<'g> Verifier<'g> {
                 dist.len()
             )));
         }
-        while self.sample.get(self.next_sample).is_some_and(|&x| x < s) {
-            self.next_sample += 1;
-        }
-        if self.sample.get(self.next_sample) != Some(&s) {
+        if !self.sampled(s) {
             return Ok(());
         }
-        self.next_sample += 1;
-        self.checked += 1;
         match (dist, &self.int, &self.float) {
             (Dists::I64(d), Some(a), _) => row_checks(a, s, d, pred, self.oracle),
             (Dists::F64(d), _, Some(a)) => row_checks(a, s, d, pred, self.oracle),
@@ -551,6 +646,9 @@ impl RowSink for VerifyingSink<'_> {
             )));
         }
         check_type(self.verifier.g, info.dist_type)?;
+        if !info.is_square() {
+            self.verifier.set_table(&info.rows, &info.cols);
+        }
         self.verifier.next_sample = 0;
         self.verifier.checked = 0;
         self.inner.begin(info)
@@ -568,7 +666,11 @@ impl RowSink for VerifyingSink<'_> {
                     block.first
                 )));
             };
-            self.verifier.row(block.first + i as VertexId, dist, pred)?;
+            let at = block.first + i;
+            match self.verifier.table {
+                Some(_) => self.verifier.table_row(at, dist, pred)?,
+                None => self.verifier.row(at as VertexId, dist, pred)?,
+            }
         }
         self.inner.rows(block)
     }

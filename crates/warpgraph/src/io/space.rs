@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::Format;
 use crate::error::{Error, Result};
-use crate::graph::{Graph, VertexIds, Weights};
+use crate::graph::{Graph, VertexId, VertexIds, Weights};
 
 /// Bytes available to this user on the file system that holds (or will hold) `path`, or
 /// `None` where the platform does not say (the checks then pass).
@@ -93,6 +93,11 @@ pub fn id_digits(ids: &VertexIds, n: usize) -> (u64, u64) {
             (sum, m.last().map_or(1, |&x| digits(x)))
         }
     }
+}
+
+/// The decimal digits of vertex `v`'s file id.
+pub fn id_digits_of(ids: &VertexIds, v: VertexId) -> u64 {
+    digits(ids.external(v))
 }
 
 /// The digits of all integers `lo..=hi`.

@@ -25,11 +25,11 @@
 
 use rayon::prelude::*;
 
-use crate::apsp::{ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo};
+use crate::apsp::{ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo, Selection};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weight, NO_VERTEX};
 use crate::progress::{NoProgress, Progress};
-use crate::sssp::cpu::{bellman_ford_potentials, dijkstra_with, ArcWeights, Unit};
+use crate::sssp::cpu::{bellman_ford_potentials, dijkstra_until, ArcWeights, Targets, Unit};
 use crate::sssp::Potentials;
 use crate::with_weights;
 
@@ -102,17 +102,48 @@ pub fn johnson_with(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<()> {
+    table_with(g, &Selection::all(g.num_vertices()), opts, sink, progress)
+}
+
+/// Johnson's searches from the sources of `sel` only, each stopped once it has settled
+/// every target of `sel`; row `i` holds the distances from `sel.sources` entry `i` to
+/// each of `sel.targets` ([`RowsInfo`]'s axes). The potentials, with a negative weight,
+/// are those of the whole graph, so a negative cycle anywhere is refused.
+///
+/// # Errors
+/// As [`johnson`]; [`Error::InvalidArgument`] for a source or target that is not a vertex.
+///
+/// ```
+/// use std::sync::Arc;
+/// use warpgraph::apsp::{cpu::table_with, ApspOptions, Axis, MatrixSink, Selection};
+/// use warpgraph::{BuildOptions, EdgeList, NoProgress, Weights};
+/// // 0 --3--> 1 --(-1)--> 2 --2--> 0
+/// let g = EdgeList::new(3, vec![0, 1, 2], vec![1, 2, 0], Weights::from(vec![3, -1, 2]))
+///     .unwrap().build(&BuildOptions::default()).unwrap();
+/// let sel = Selection {
+///     sources: Axis::List(Arc::from(vec![2, 0])),
+///     targets: Axis::List(Arc::from(vec![1])),
+/// };
+/// let mut sink = MatrixSink::new();
+/// table_with(&g, &sel, &ApspOptions::default(), &mut sink, &NoProgress).unwrap();
+/// assert_eq!(sink.into_table().unwrap().as_i64().unwrap(), &[5, 3]);
+/// ```
+pub fn table_with(
+    g: &Graph,
+    sel: &Selection,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<()> {
     let n = g.num_vertices();
-    let info = RowsInfo {
-        num_vertices: n,
-        dist_type: DistType::of(g.weight_type()),
-        predecessors: opts.predecessors,
-    };
-    let block = block_rows(n, opts.predecessors);
+    sel.check(n)?;
+    let info = sel.info(n, DistType::of(g.weight_type()), opts.predecessors);
+    let cols = info.cols.len();
+    let block = block_rows(cols, info.rows.len(), opts.predecessors);
     let m = g.num_arcs();
     let threads = rayon::current_num_threads() as u64;
     let per_pair = 8 + if opts.predecessors { 4 } else { 0 };
-    let needed = (block as u64 * n as u64)
+    let needed = (block as u64 * cols as u64)
         .saturating_mul(per_pair)
         // Reweighted weights (only with negative weights) and potentials.
         .saturating_add(m.saturating_mul(8))
@@ -121,14 +152,17 @@ pub fn johnson_with(
         .saturating_add(threads.saturating_mul(n as u64 * 12 + m.saturating_mul(16)))
         .saturating_add(sink.memory_needed(&info));
     crate::memory::check(
-        || format!("Johnson on {n} vertices ({block} rows at a time)"),
+        || format!("Johnson's searches on {n} vertices ({block} rows of {cols} at a time)",),
         needed,
     )?;
     sink.begin(&info)?;
     let csr = g.out();
+    let stop = info.cols.list().map(|t| Targets::new(n, t));
     let run = Run {
         csr,
         opts,
+        info: &info,
+        stop: stop.as_ref(),
         block,
         progress,
     };
@@ -139,13 +173,13 @@ pub fn johnson_with(
     sink.finish()
 }
 
-/// Rows per block: about [`BLOCK_BYTES`] of distances (less when less than four times
-/// that is available), at least one.
-fn block_rows(n: usize, pred: bool) -> usize {
-    let per_row = n.max(1) * (8 + if pred { 4 } else { 0 });
+/// Rows of `cols` values per block, of `rows` in all: about [`BLOCK_BYTES`] of distances
+/// (less when less than four times that is available), at least one.
+fn block_rows(cols: usize, rows: usize, pred: bool) -> usize {
+    let per_row = cols.max(1) * (8 + if pred { 4 } else { 0 });
     let budget = crate::memory::available_bytes()
         .map_or(BLOCK_BYTES, |a| (a / 4).min(BLOCK_BYTES as u64) as usize);
-    (budget / per_row).clamp(1, n.max(1))
+    (budget / per_row).clamp(1, rows.max(1))
 }
 
 /// A typed weight slice: reweight first when a weight is negative.
@@ -346,6 +380,9 @@ impl Unweight for f64 {
 struct Run<'a> {
     csr: &'a Csr,
     opts: &'a ApspOptions,
+    info: &'a RowsInfo,
+    /// The targets a search may stop after (a list of columns).
+    stop: Option<&'a Targets>,
     block: usize,
     progress: &'a dyn Progress,
 }
@@ -361,65 +398,76 @@ impl Run<'_> {
     where
         A::D: Unweight,
     {
-        let n = self.csr.num_vertices();
-        if n == 0 {
+        let (rows, cols) = (&self.info.rows, &self.info.cols);
+        let (k, c) = (rows.len(), cols.len());
+        if k == 0 || c == 0 {
             return Ok(());
         }
         let pred = self.opts.predecessors;
-        let mut dist: Vec<A::D> = Vec::with_capacity(self.block * n);
-        let mut parent: Vec<VertexId> = Vec::with_capacity(if pred { self.block * n } else { 0 });
-        self.progress.begin("johnson", n as u64);
-        for first in (0..n).step_by(self.block) {
-            let rows = self.block.min(n - first);
+        let mut dist: Vec<A::D> = Vec::with_capacity(self.block * c);
+        let mut parent: Vec<VertexId> = Vec::with_capacity(if pred { self.block * c } else { 0 });
+        self.progress.begin("johnson", k as u64);
+        for first in (0..k).step_by(self.block) {
+            let now = self.block.min(k - first);
             dist.clear();
-            dist.resize(rows * n, A::D::INFINITY);
+            dist.resize(now * c, A::D::INFINITY);
             parent.clear();
             if pred {
-                parent.resize(rows * n, NO_VERTEX);
+                parent.resize(now * c, NO_VERTEX);
             }
-            let one = |s: usize, drow: &mut [A::D], prow: Option<&mut [VertexId]>| {
-                let sp = dijkstra_with(self.csr, w, s as VertexId)?;
-                for (t, (o, &d)) in drow.iter_mut().zip(&sp.dist).enumerate() {
-                    *o = match h {
-                        Some(h) if d != A::D::INFINITY => {
-                            let (Some(&hs), Some(&ht)) = (h.get(s), h.get(t)) else {
-                                return Err(Error::InvalidArgument("potentials too short".into()));
-                            };
-                            A::D::unweight(d, hs, ht).ok_or_else(|| {
-                                Error::Overflow(format!(
-                                    "the distance from vertex {s} to vertex {t} leaves the {} range",
-                                    std::any::type_name::<A::D>()
-                                ))
-                            })?
-                        }
-                        _ => d,
-                    };
+            let one = |i: usize, drow: &mut [A::D], prow: Option<&mut [VertexId]>| {
+                let s = rows.vertex(i);
+                let sp = dijkstra_until(self.csr, w, s, self.stop)?;
+                for (j, o) in drow.iter_mut().enumerate() {
+                    let t = cols.vertex(j);
+                    *o = unweighted(sp.dist[t as usize], h, s, t)?;
                 }
                 if let Some(prow) = prow {
-                    prow.copy_from_slice(&sp.parent);
+                    for (j, p) in prow.iter_mut().enumerate() {
+                        *p = sp.parent[cols.vertex(j) as usize];
+                    }
                 }
                 Ok(())
             };
             if pred {
-                dist.par_chunks_mut(n)
-                    .zip(parent.par_chunks_mut(n))
+                dist.par_chunks_mut(c.max(1))
+                    .zip(parent.par_chunks_mut(c.max(1)))
                     .enumerate()
                     .try_for_each(|(i, (drow, prow))| one(first + i, drow, Some(prow)))?;
             } else {
-                dist.par_chunks_mut(n)
+                dist.par_chunks_mut(c.max(1))
                     .enumerate()
                     .try_for_each(|(i, drow)| one(first + i, drow, None))?;
             }
             sink.rows(&RowBlock {
-                first: first as VertexId,
-                num_vertices: n,
+                first,
+                row_len: c,
                 dist: A::D::dists(&dist),
                 pred: pred.then_some(&parent[..]),
             })?;
-            self.progress.advance(rows as u64);
+            self.progress.advance(now as u64);
         }
         self.progress.finish();
         Ok(())
+    }
+}
+
+/// The distance `d` from `s` to `t` under the reweighted weights back in the real ones
+/// (`d - h(s) + h(t)`, checked), when there are potentials `h`.
+fn unweighted<D: Unweight>(d: D, h: Option<&[D]>, s: VertexId, t: VertexId) -> Result<D> {
+    match h {
+        Some(h) if d != D::INFINITY => {
+            let (Some(&hs), Some(&ht)) = (h.get(s as usize), h.get(t as usize)) else {
+                return Err(Error::InvalidArgument("potentials too short".into()));
+            };
+            D::unweight(d, hs, ht).ok_or_else(|| {
+                Error::Overflow(format!(
+                    "the distance from vertex {s} to vertex {t} leaves the {} range",
+                    std::any::type_name::<D>()
+                ))
+            })
+        }
+        _ => Ok(d),
     }
 }
 

@@ -15,7 +15,7 @@ pub mod johnson;
 pub use floyd_warshall::{
     floyd_warshall, floyd_warshall_bytes, floyd_warshall_with, floyd_warshall_with_isa, Isa,
 };
-pub use johnson::{johnson, johnson_with};
+pub use johnson::{johnson, johnson_with, table_with};
 
 pub(crate) use floyd_warshall::{floyd_warshall_fits, has_negative_weight};
 

@@ -30,8 +30,8 @@ use cudarc::driver::{
 use rayon::prelude::*;
 
 use crate::apsp::cpu::johnson::{reweighted, Reweighted, Unweight};
-use crate::apsp::{ApspOptions, DistType, RowBlock, RowSink, RowsInfo};
-use crate::cuda::{gpu_err, launch_config, Gpu, ReadBack};
+use crate::apsp::{ApspOptions, DistType, RowBlock, RowSink, RowsInfo, Selection};
+use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, ReadBack};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
@@ -62,17 +62,51 @@ pub fn johnson(
     sink: &mut dyn RowSink,
     progress: &dyn Progress,
 ) -> Result<f64> {
+    let all = Selection::all(g.num_vertices());
+    johnson_table(gpu, g, &all, opts, sink, progress)
+}
+
+/// Johnson's searches on `gpu` from the sources of `sel` only, the rows cut down to its
+/// targets on the GPU before they come back (see [`crate::apsp::distances_on`]); the
+/// seconds its kernels took. Each search runs to its end (there is no early stop on the
+/// GPU).
+///
+/// # Errors
+/// As [`johnson`]; [`Error::InvalidArgument`] for a source or target that is not a vertex.
+pub fn johnson_table(
+    gpu: &Arc<Gpu>,
+    g: &Graph,
+    sel: &Selection,
+    opts: &ApspOptions,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<f64> {
     check_options(opts)?;
+    sel.check(g.num_vertices())?;
     let (r, potentials_seconds) = reweighted_on(gpu, g)?;
     let searches = match r {
         Reweighted::I64(w, h) => {
             let narrow = narrow_fits(gpu, g.num_vertices(), &w)?
                 .then(|| w.par_iter().map(|&x| x as u32).collect());
-            rows(gpu, g, &w, narrow, h.as_deref(), "i64", sink, progress)
+            let weights = Weights { w: &w, narrow };
+            rows(gpu, g, sel, weights, h.as_deref(), "i64", sink, progress)
         }
-        Reweighted::F64(w, h) => rows(gpu, g, &w, None, h.as_deref(), "f64", sink, progress),
+        Reweighted::F64(w, h) => {
+            let weights = Weights {
+                w: &w,
+                narrow: None,
+            };
+            rows(gpu, g, sel, weights, h.as_deref(), "f64", sink, progress)
+        }
     }?;
     Ok(potentials_seconds + searches)
+}
+
+/// The (non-negative) weights the searches run on, and the same as 32-bit weights when
+/// the shared-memory search can take them.
+struct Weights<'a, D> {
+    w: &'a [D],
+    narrow: Option<Vec<u32>>,
 }
 
 /// The weights the searches run on ([`reweighted`]), the potentials (with a negative
@@ -107,7 +141,8 @@ pub fn johnson_bytes(gpu: &Arc<Gpu>, g: &Graph, opts: &ApspOptions) -> Result<u6
         Reweighted::I64(w, h) => (narrow_fits(gpu, n, &w)?, h.is_some()),
         Reweighted::F64(_, h) => (false, h.is_some()),
     };
-    let searches = Plan::new(n, g.out().num_arcs(), narrow, gpu.free_bytes()?).bytes();
+    let shape = (n, n, None);
+    let searches = Plan::new(shape, g.out().num_arcs(), narrow, gpu.free_bytes()?).bytes();
     // Bellman-Ford's memory is freed before the searches allocate theirs.
     Ok(match negative {
         true => searches.max(crate::sssp::cuda::bytes_needed(g)),
@@ -150,29 +185,45 @@ fn narrow_fits(gpu: &Gpu, n: usize, w: &[i64]) -> Result<bool> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Plan {
     /// Bytes of the graph: offsets, targets, weights (32-bit with rows in shared memory,
-    /// else the 64-bit distance type) and, for the general kernel, its three flags.
+    /// else the 64-bit distance type), for the general kernel its three flags, the
+    /// sources (4 each) and the targets of a table's columns (4 each).
     graph: u64,
     /// Bytes per source searched at once: its distances (8n), two lists (8n) and stamps
-    /// (4n); with rows in shared memory, only the 32-bit row that comes back (4n).
+    /// (4n); with rows in shared memory, only the 32-bit row that comes back (4n); and a
+    /// table's gathered columns (8 or 4 each).
     per_source: u64,
     /// Sources searched at once: as many as half the free memory left by the graph
-    /// holds and [`HOST_BATCH_BYTES`] allow, at least 1, at most [`MAX_BATCH`] and n.
+    /// holds and [`HOST_BATCH_BYTES`] of rows allow, at least 1, at most [`MAX_BATCH`]
+    /// and the number of rows.
     batch: usize,
 }
 
 impl Plan {
-    /// The plan for `n` vertices and `m` arcs, with rows in shared memory (`narrow`) or
-    /// not, `free` device bytes free before the graph goes up.
-    fn new(n: usize, m: u64, narrow: bool, free: u64) -> Plan {
+    /// The plan for `n` vertices, `rows` sources and, for a table of named targets,
+    /// `gathered` columns (else rows of all `n`), `m` arcs, rows in shared memory
+    /// (`narrow`) or not, `free` device bytes free before the graph goes up.
+    fn new(
+        (n, rows, gathered): (usize, usize, Option<usize>),
+        m: u64,
+        narrow: bool,
+        free: u64,
+    ) -> Plan {
         let n64 = n as u64;
-        let graph = 8 * (n64 + 1) + 4 * m + if narrow { 4 * m } else { 8 * m + 12 };
-        let per_source = if narrow { 4 } else { 20 } * n64;
+        let c64 = gathered.unwrap_or(n) as u64;
+        let gathered = gathered.map_or(0, |c| c as u64);
+        let graph = 8 * (n64 + 1)
+            + 4 * m
+            + if narrow { 4 * m } else { 8 * m + 12 }
+            + 4 * rows as u64
+            + 4 * gathered;
+        let cell = if narrow { 4 } else { 8 };
+        let per_source = if narrow { 4 } else { 20 } * n64 + cell * gathered;
         let batch = (free.saturating_sub(graph) / 2 / per_source.max(1))
-            .min(HOST_BATCH_BYTES / (8 * n64).max(1)) as usize;
+            .min(HOST_BATCH_BYTES / (8 * c64).max(1)) as usize;
         Plan {
             graph,
             per_source,
-            batch: batch.clamp(1, MAX_BATCH.min(n).max(1)),
+            batch: batch.clamp(1, MAX_BATCH.min(rows).max(1)),
         }
     }
 
@@ -188,13 +239,15 @@ impl Plan {
 }
 
 /// How the batches search: rows in shared memory with 32-bit distances, or the general
-/// kernel with rows in device memory.
+/// kernel with rows in device memory; and, for a table of named targets, how their
+/// columns are picked out of the rows.
 enum Search<D: DeviceRepr> {
     Shared {
         f: CudaFunction,
         wt: CudaSlice<u32>,
         out: CudaSlice<u32>,
         bytes: u32,
+        pick: Option<Pick<u32>>,
     },
     Global {
         f: CudaFunction,
@@ -203,17 +256,67 @@ enum Search<D: DeviceRepr> {
         lists: CudaSlice<u32>,
         stamps: CudaSlice<u32>,
         flags: CudaSlice<u32>,
+        pick: Option<Pick<D>>,
     },
 }
 
-/// The batched searches over weights `w` (non-negative; also as `narrow` 32-bit weights
-/// when the shared-memory search can take them), un-reweighted with `h`.
+/// The columns of a table's targets, gathered from a batch's whole rows
+/// (`sssp_gather_*`) so that only they come back.
+struct Pick<T> {
+    f: CudaFunction,
+    cols: CudaSlice<u32>,
+    out: CudaSlice<T>,
+}
+
+impl<T: DeviceRepr> Pick<T> {
+    /// The gather `name` of the targets `cols` for `batch` rows.
+    fn new(
+        gpu: &Gpu,
+        kernels: &KernelSource,
+        name: &str,
+        cols: &[VertexId],
+        batch: usize,
+    ) -> Result<Self>
+    where
+        T: ValidAsZeroBits,
+    {
+        Ok(Pick {
+            f: gpu.function(kernels, name)?,
+            cols: gpu.upload(cols)?,
+            out: gpu.zeros::<T>(batch * cols.len())?,
+        })
+    }
+
+    /// Gathers the columns of the first `rows` rows of `n` values of `from`.
+    fn launch(&mut self, gpu: &Gpu, from: &CudaSlice<T>, n: u32, rows: usize) -> Result<()> {
+        let c = self.cols.len() as u32;
+        let total = rows as u64 * u64::from(c);
+        let blocks = total.div_ceil(256).clamp(1, 1 << 16) as u32;
+        let k = rows as u32;
+        let mut b = gpu.stream().launch_builder(&self.f);
+        b.arg(from)
+            .arg(&n)
+            .arg(&self.cols)
+            .arg(&c)
+            .arg(&k)
+            .arg(&mut self.out);
+        // SAFETY: matches sssp_gather_*(rows, n, cols, c, k, out): it reads k rows of n
+        // values of `from` (a batch's rows, k at most the batch) at columns below n (the
+        // targets were checked to be vertices) and writes k * c values of `out`, sized
+        // for a whole batch.
+        unsafe { b.launch(launch_config(blocks, 256)) }.map_err(gpu_err)?;
+        Ok(())
+    }
+}
+
+/// The batched searches from the sources of `sel` over `weights`, un-reweighted with
+/// `h`, the rows cut down to the targets of `sel` when it names them.
 #[allow(clippy::too_many_arguments)]
 fn rows<D>(
     gpu: &Arc<Gpu>,
     g: &Graph,
-    w: &[D],
-    narrow: Option<Vec<u32>>,
+    sel: &Selection,
+    weights: Weights<'_, D>,
     h: Option<&[D]>,
     suffix: &str,
     sink: &mut dyn RowSink,
@@ -225,58 +328,63 @@ where
     let csr = g.out();
     let n = csr.num_vertices();
     let m = csr.targets().len() as u64;
-    let info = RowsInfo {
-        num_vertices: n,
-        dist_type: DistType::of(g.weight_type()),
-        predecessors: false,
-    };
-    let plan = Plan::new(n, m, narrow.is_some(), gpu.free_bytes()?);
+    let info = sel.info(n, DistType::of(g.weight_type()), false);
+    let (k, c) = (info.rows.len(), info.cols.len());
+    let picked = info.cols.list();
+    let shape = (n, k, picked.map(<[VertexId]>::len));
+    let plan = Plan::new(shape, m, weights.narrow.is_some(), gpu.free_bytes()?);
     gpu.check_memory(
         || format!("johnson on {n} vertices (the graph and one source's search)"),
         plan.least(),
     )?;
     sink.begin(&info)?;
-    if n == 0 {
+    if k == 0 || c == 0 {
         sink.finish()?;
         return Ok(0.0);
     }
     let batch = plan.batch;
     let off = gpu.upload(csr.offsets())?;
     let tgt = gpu.upload(csr.targets())?;
-    let mut search = Search::new(gpu, w, narrow, suffix, (batch, n))?;
-    let mut back = search.read_back(gpu, batch * n)?;
-    let n32 = n as u32;
-    let sources = |k: usize| k * batch..((k + 1) * batch).min(n);
-    let blocks = n.div_ceil(batch);
+    let sources: Vec<u32> = (0..k).map(|i| info.rows.vertex(i)).collect();
+    let sources = gpu.upload(&sources)?;
+    let mut search = Search::new(gpu, weights, suffix, (batch, n), picked)?;
+    let mut back = search.read_back(gpu, batch * c)?;
+    let rows_of = |b: usize| b * batch..((b + 1) * batch).min(k);
+    let blocks = k.div_ceil(batch);
     let mut timers = Vec::with_capacity(blocks);
-    // Batch k's searches and the copy of its rows, queued behind the work before.
-    let mut queue = |k: usize, search: &mut Search<D>, back: &mut Back<D>| -> Result<()> {
-        let s = sources(k);
+    // Batch b's searches and the copy of its rows, queued behind the work before.
+    let mut queue = |b: usize, search: &mut Search<D>, back: &mut Back<D>| -> Result<()> {
+        let r = rows_of(b);
         let timer = gpu.timer()?;
-        search.launch(gpu, (&off, &tgt), (n32, s.start as u32), s.len())?;
+        search.launch(
+            gpu,
+            (&off, &tgt, &sources),
+            (n as u32, r.start as u32),
+            r.len(),
+        )?;
         timers.push((timer, gpu.mark()?));
-        search.queue_back(gpu, k, s.len() * n, back)
+        search.queue_back(gpu, b, r.len() * c, back)
     };
-    progress.begin("johnson (GPU)", n as u64);
+    progress.begin("johnson (GPU)", k as u64);
     queue(0, &mut search, &mut back)?;
     // The host maps its memory (and the sink's) while the first batch runs.
-    let mut host: Vec<D> = crate::par::premapped(batch * n, D::INFINITY);
+    let mut host: Vec<D> = crate::par::premapped(batch * c, D::INFINITY);
     sink.prepare()?;
-    for k in 0..blocks {
+    for b in 0..blocks {
         // The next batch runs on the GPU while the host finishes this one.
-        if k + 1 < blocks {
-            queue(k + 1, &mut search, &mut back)?;
+        if b + 1 < blocks {
+            queue(b + 1, &mut search, &mut back)?;
         }
-        let s = sources(k);
-        let out = &mut host[..s.len() * n];
-        back.take_into(k, out, (s.start, n), h)?;
+        let r = rows_of(b);
+        let out = &mut host[..r.len() * c];
+        back.take_into(b, out, (&info, r.start), h)?;
         sink.rows(&RowBlock {
-            first: s.start as VertexId,
-            num_vertices: n,
+            first: r.start,
+            row_len: c,
             dist: D::dists(out),
             pred: None,
         })?;
-        progress.advance(s.len() as u64);
+        progress.advance(r.len() as u64);
     }
     progress.finish();
     search.check_range(gpu)?;
@@ -296,31 +404,32 @@ enum Back<D> {
 }
 
 impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>> Back<D> {
-    /// Batch `k`'s rows into `out` (`n` distances a row, the first row source `first`),
-    /// once they are back: widened to `D` (the 32-bit "unreachable" to infinity) and, with
-    /// potentials `h`, un-reweighted (`d - h(s) + h(t)`, checked).
+    /// Batch `b`'s rows into `out` (rows of `info.cols`, the first row `first` of
+    /// `info.rows`), once they are back: widened to `D` (the 32-bit "unreachable" to
+    /// infinity) and, with potentials `h`, un-reweighted (`d - h(s) + h(t)`, checked).
     fn take_into(
         &mut self,
-        k: usize,
+        b: usize,
         out: &mut [D],
-        (first, n): (usize, usize),
+        at: (&RowsInfo, usize),
         h: Option<&[D]>,
     ) -> Result<()> {
         match self {
-            Back::Narrow(r) => finish_rows(r.take(k)?, out, (first, n), h, |x| match x {
+            Back::Narrow(r) => finish_rows(r.take(b)?, out, at, h, |x| match x {
                 u32::MAX => D::INFINITY,
                 x => D::from(x),
             }),
-            Back::Wide(r) => finish_rows(r.take(k)?, out, (first, n), h, |x| x),
+            Back::Wide(r) => finish_rows(r.take(b)?, out, at, h, |x| x),
         }
     }
 }
 
-/// `out[i] = widen(got[i])`, un-reweighted with `h` when given, row by row on every core.
+/// `out[i] = widen(got[i])`, un-reweighted with `h` when given, row by row on every core;
+/// the rows are those of `info` from row `first` on.
 fn finish_rows<D, X>(
     got: &[X],
     out: &mut [D],
-    (first, n): (usize, usize),
+    (info, first): (&RowsInfo, usize),
     h: Option<&[D]>,
     widen: impl Fn(X) -> D + Sync,
 ) -> Result<()>
@@ -328,14 +437,16 @@ where
     D: Unweight + Copy + Send + Sync,
     X: Copy + Sync,
 {
-    out.par_chunks_mut(n)
-        .zip(got.par_chunks(n))
+    let c = info.cols.len();
+    out.par_chunks_mut(c)
+        .zip(got.par_chunks(c))
         .enumerate()
         .try_for_each(|(i, (row, got))| {
-            let s = first + i;
-            for (t, (d, &x)) in row.iter_mut().zip(got).enumerate() {
+            let s = info.rows.vertex(first + i) as usize;
+            for (j, (d, &x)) in row.iter_mut().zip(got).enumerate() {
                 *d = widen(x);
                 if let (Some(h), true) = (h, *d != D::INFINITY) {
+                    let t = info.cols.vertex(j) as usize;
                     *d = D::unweight(*d, h[s], h[t]).ok_or_else(|| {
                         Error::Overflow(format!(
                             "the distance from vertex {s} to vertex {t} leaves the distance range"
@@ -348,19 +459,20 @@ where
 }
 
 impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>> Search<D> {
-    /// The search over weights `w` (with `narrow`, over those 32-bit weights with rows in
-    /// shared memory), its kernel for the distance type `suffix`, and its buffers for
-    /// `batch` sources of `n` vertices.
+    /// The search over `weights` (with 32-bit weights, rows in shared memory), its kernel
+    /// for the distance type `suffix`, its buffers for `batch` sources of `n` vertices,
+    /// and the gathering of the columns `picked`, when named.
     fn new(
         gpu: &Gpu,
-        w: &[D],
-        narrow: Option<Vec<u32>>,
+        weights: Weights<'_, D>,
         suffix: &str,
         (batch, n): (usize, usize),
+        picked: Option<&[VertexId]>,
     ) -> Result<Search<D>> {
-        Ok(match narrow {
+        let names = kernels(suffix);
+        Ok(match weights.narrow {
             Some(w32) => {
-                let f = gpu.function(kernels(suffix), "sssp_batch_shared_u32")?;
+                let f = gpu.function(names, "sssp_batch_shared_u32")?;
                 let bytes = shared_bytes(n) as u32;
                 // The function is shared by every thread of the process: allow it the GPU's
                 // whole opt-in shared memory (a run's own size could race with another's
@@ -374,30 +486,41 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                     most,
                 )
                 .map_err(gpu_err)?;
+                let pick = picked
+                    .map(|cols| Pick::new(gpu, names, "sssp_gather_u32", cols, batch))
+                    .transpose()?;
                 Search::Shared {
                     f,
                     wt: gpu.upload(&w32)?,
                     out: gpu.zeros::<u32>(batch * n)?,
                     bytes,
+                    pick,
                 }
             }
-            None => Search::Global {
-                f: gpu.function(kernels(suffix), &format!("sssp_batch_{suffix}"))?,
-                wt: gpu.upload(w)?,
-                dist: gpu.zeros::<D>(batch * n)?,
-                lists: gpu.zeros::<u32>(2 * batch * n)?,
-                stamps: gpu.zeros::<u32>(batch * n)?,
-                flags: gpu.zeros::<u32>(3)?,
-            },
+            None => {
+                let gather = format!("sssp_gather_{suffix}");
+                let pick = picked
+                    .map(|cols| Pick::new(gpu, names, &gather, cols, batch))
+                    .transpose()?;
+                Search::Global {
+                    f: gpu.function(names, &format!("sssp_batch_{suffix}"))?,
+                    wt: gpu.upload(weights.w)?,
+                    dist: gpu.zeros::<D>(batch * n)?,
+                    lists: gpu.zeros::<u32>(2 * batch * n)?,
+                    stamps: gpu.zeros::<u32>(batch * n)?,
+                    flags: gpu.zeros::<u32>(3)?,
+                    pick,
+                }
+            }
         })
     }
 
-    /// Launches the searches from sources `first..first + rows` over the graph `(off, tgt)`
-    /// of `n` vertices.
+    /// Launches the searches from `sources[first..first + rows]` over the graph `(off,
+    /// tgt)` of `n` vertices, then the gathering of their targets' columns.
     fn launch(
         &mut self,
         gpu: &Gpu,
-        (off, tgt): (&CudaSlice<u64>, &CudaSlice<u32>),
+        (off, tgt, sources): (&CudaSlice<u64>, &CudaSlice<u32>, &CudaSlice<u32>),
         (n32, first32): (u32, u32),
         rows: usize,
     ) -> Result<()> {
@@ -407,13 +530,14 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                 wt,
                 out: dev,
                 bytes,
-                ..
+                pick,
             } => {
                 let mut b = gpu.stream().launch_builder(f);
                 b.arg(off)
                     .arg(tgt)
                     .arg(&*wt)
                     .arg(&n32)
+                    .arg(sources)
                     .arg(&first32)
                     .arg(&mut *dev);
                 let cfg = LaunchConfig {
@@ -421,10 +545,15 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                     block_dim: (SHARED_THREADS, 1, 1),
                     shared_mem_bytes: *bytes,
                 };
-                // SAFETY: matches sssp_batch_shared_u32(off, tgt, wt, n, first, out): block
-                // b < rows writes row b of out (n entries, within the batch's buffer) and
-                // uses `bytes` of dynamic shared memory, which the attribute above allows.
+                // SAFETY: matches sssp_batch_shared_u32(off, tgt, wt, n, sources, first,
+                // out): block b < rows searches from sources[first + b] (within the
+                // uploaded sources), writes row b of out (n entries, within the batch's
+                // buffer) and uses `bytes` of dynamic shared memory, which the attribute
+                // above allows.
                 unsafe { b.launch(cfg) }.map_err(gpu_err)?;
+                if let Some(p) = pick {
+                    p.launch(gpu, dev, n32, rows)?;
+                }
             }
             Search::Global {
                 f,
@@ -433,22 +562,28 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                 lists,
                 stamps,
                 flags,
+                pick,
             } => {
                 let mut b = gpu.stream().launch_builder(f);
                 b.arg(off)
                     .arg(tgt)
                     .arg(&*wt)
                     .arg(&n32)
+                    .arg(sources)
                     .arg(&first32)
                     .arg(&mut *dist)
                     .arg(&mut *lists)
                     .arg(&mut *stamps)
                     .arg(&mut *flags);
-                // SAFETY: matches sssp_batch_*(off, tgt, wt, n, first, dist_all, lists,
-                // stamps, flags) with the weights in the distance type (the suffix): block
-                // b < rows uses row b of dist (n), 2n list entries and n stamps, all within
-                // the batch's buffers.
+                // SAFETY: matches sssp_batch_*(off, tgt, wt, n, sources, first, dist_all,
+                // lists, stamps, flags) with the weights in the distance type (the suffix):
+                // block b < rows searches from sources[first + b] (within the uploaded
+                // sources) and uses row b of dist (n), 2n list entries and n stamps, all
+                // within the batch's buffers.
                 unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
+                if let Some(p) = pick {
+                    p.launch(gpu, dist, n32, rows)?;
+                }
             }
         }
         Ok(())
@@ -462,11 +597,17 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
         })
     }
 
-    /// Queues the copy of the first `len` distances of the batch just launched, as block
-    /// `k` of `back`.
+    /// Queues the copy of the first `len` distances of the batch just launched (its
+    /// gathered columns, for a table of named targets), as block `k` of `back`.
     fn queue_back(&self, gpu: &Gpu, k: usize, len: usize, back: &mut Back<D>) -> Result<()> {
         match (self, back) {
+            (Search::Shared { pick: Some(p), .. }, Back::Narrow(r)) => {
+                r.queue(gpu, k, &p.out, 0..len)
+            }
             (Search::Shared { out, .. }, Back::Narrow(r)) => r.queue(gpu, k, out, 0..len),
+            (Search::Global { pick: Some(p), .. }, Back::Wide(r)) => {
+                r.queue(gpu, k, &p.out, 0..len)
+            }
             (Search::Global { dist, .. }, Back::Wide(r)) => r.queue(gpu, k, dist, 0..len),
             _ => unreachable!("read_back made the buffers for this search"),
         }
@@ -494,22 +635,30 @@ mod tests {
     #[test]
     fn plans_by_hand() {
         // 1,000 vertices, 16,000 arcs, rows in device memory: offsets 8 * 1,001, targets
-        // 4 * 16,000, 64-bit weights 8 * 16,000, three flags; 20 bytes a vertex a source.
-        // A GiB free holds more than n sources at once: all 1,000.
-        let p = Plan::new(1000, 16_000, false, 1 << 30);
-        assert_eq!((p.graph, p.per_source, p.batch), (200_020, 20_000, 1000));
-        assert_eq!(p.bytes(), 200_020 + 1000 * 20_000);
-        assert_eq!(p.least(), 220_020);
+        // 4 * 16,000, 64-bit weights 8 * 16,000, three flags, 1,000 sources 4 each; 20
+        // bytes a vertex a source. A GiB free holds more than n sources at once: all 1,000.
+        let p = Plan::new((1000, 1000, None), 16_000, false, 1 << 30);
+        assert_eq!((p.graph, p.per_source, p.batch), (204_020, 20_000, 1000));
+        assert_eq!(p.bytes(), 204_020 + 1000 * 20_000);
+        assert_eq!(p.least(), 224_020);
         // Rows in shared memory: 32-bit weights, 4 bytes a vertex a source; 2 MB free
-        // holds (2,000,000 - 136,008) / 2 / 4,000 = 232 sources.
-        let p = Plan::new(1000, 16_000, true, 2_000_000);
-        assert_eq!((p.graph, p.per_source, p.batch), (136_008, 4000, 232));
-        assert_eq!(p.bytes(), 136_008 + 232 * 4000);
+        // holds (2,000,000 - 140,008) / 2 / 4,000 = 232 sources.
+        let p = Plan::new((1000, 1000, None), 16_000, true, 2_000_000);
+        assert_eq!((p.graph, p.per_source, p.batch), (140_008, 4000, 232));
+        assert_eq!(p.bytes(), 140_008 + 232 * 4000);
+        // A table of 10 sources and 50 targets: the targets go up too (4 each), a
+        // source's 50 gathered columns take 8 bytes each, and there are 10 rows in all.
+        let p = Plan::new((1000, 10, Some(50)), 16_000, false, 1 << 30);
+        assert_eq!((p.graph, p.per_source, p.batch), (200_260, 20_400, 10));
+        // Rows of 1,000 columns fit the host's 512 MiB 65,536 at a time: the cap of
+        // 4,096 rules.
+        let p = Plan::new((1 << 20, 100_000, Some(1000)), 16 << 20, true, 100 << 30);
+        assert_eq!(p.batch, 4096);
         // A million vertices: the host's 512 MiB of 8-byte rows hold 64 sources at once.
-        let p = Plan::new(1 << 20, 16 << 20, true, 100 << 30);
+        let p = Plan::new((1 << 20, 1 << 20, None), 16 << 20, true, 100 << 30);
         assert_eq!(p.batch, 64);
         // Nothing free: one source at a time; no vertex: no panic.
-        assert_eq!(Plan::new(1000, 16_000, false, 0).batch, 1);
-        assert_eq!(Plan::new(0, 0, false, 1 << 30).batch, 1);
+        assert_eq!(Plan::new((1000, 1000, None), 16_000, false, 0).batch, 1);
+        assert_eq!(Plan::new((0, 0, None), 0, false, 1 << 30).batch, 1);
     }
 }

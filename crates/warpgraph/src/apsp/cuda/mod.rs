@@ -28,7 +28,7 @@
 
 mod johnson;
 
-pub use johnson::{johnson, johnson_bytes};
+pub use johnson::{johnson, johnson_bytes, johnson_table};
 
 use std::sync::Arc;
 

@@ -87,6 +87,39 @@ pub(crate) fn dijkstra_with<A: ArcWeights + ?Sized>(
     w: &A,
     source: VertexId,
 ) -> Result<ShortestPaths<A::D>> {
+    dijkstra_until(csr, w, source, None)
+}
+
+/// The vertices whose distances a search must settle before it may stop early.
+pub(crate) struct Targets {
+    /// Whether each vertex is one.
+    marked: Vec<bool>,
+    /// How many distinct vertices are marked.
+    count: usize,
+}
+
+impl Targets {
+    /// The distinct vertices of `list`, all below `n`.
+    pub(crate) fn new(n: usize, list: &[VertexId]) -> Targets {
+        let mut marked = vec![false; n];
+        let mut count = 0;
+        for &t in list {
+            let m = &mut marked[t as usize];
+            count += usize::from(!*m);
+            *m = true;
+        }
+        Targets { marked, count }
+    }
+}
+
+/// [`dijkstra_with`], stopping as soon as every one of `targets` is settled: their
+/// distances and parents are then final, those of other vertices may not be.
+pub(crate) fn dijkstra_until<A: ArcWeights + ?Sized>(
+    csr: &Csr,
+    w: &A,
+    source: VertexId,
+    targets: Option<&Targets>,
+) -> Result<ShortestPaths<A::D>> {
     supported::<A::D>()?;
     check_inputs(csr, w.len(), Some(source))?;
     let n = csr.num_vertices();
@@ -106,10 +139,19 @@ pub(crate) fn dijkstra_with<A: ArcWeights + ?Sized>(
     let entry = |d: A::D, v: VertexId| Reverse((d.to_key() as u128) << 32 | v as u128);
     heap.push(entry(A::D::ZERO, source));
     let mut over = false;
+    let mut left = targets.map_or(usize::MAX, |t| t.count);
     while let Some(Reverse(x)) = heap.pop() {
         let (d, u) = (A::D::from_key((x >> 32) as u64), x as u32);
         if d > dist[u as usize] {
             continue; // a stale entry: u was improved after this was pushed
+        }
+        if let Some(targets) = targets {
+            if targets.marked[u as usize] {
+                left -= 1;
+            }
+            if left == 0 {
+                break;
+            }
         }
         let r = csr.row(u);
         for (&v, x) in t[r.clone()].iter().zip(w.row(r)) {
@@ -130,7 +172,8 @@ pub(crate) fn dijkstra_with<A: ArcWeights + ?Sized>(
             }
         }
     }
-    if over {
+    // (A search that stopped early settled every target: an overflow elsewhere is moot.)
+    if over && left != 0 {
         check_unrepresentable(csr, &dist)?;
     }
     Ok(ShortestPaths {

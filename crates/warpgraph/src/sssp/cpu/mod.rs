@@ -36,7 +36,7 @@ pub(crate) use bellman_ford::{bellman_ford_with, potentials_with};
 pub(crate) use bellman_ford_queue::bellman_ford_queue_with;
 pub(crate) use delta_stepping::delta_stepping_with;
 pub(crate) use delta_stepping::resolve_delta;
-pub(crate) use dijkstra::dijkstra_with;
+pub(crate) use dijkstra::{dijkstra_until, dijkstra_with, Targets};
 pub(crate) use spmv::{ell, ell_plan, spmv_with};
 
 use std::any::Any;

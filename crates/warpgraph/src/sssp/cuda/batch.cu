@@ -1,17 +1,18 @@
 // Many single-source searches at once, a block per source, for Johnson's all-pairs
-// shortest paths: apsp/cuda/johnson.rs loads these kernels from the SSSP modules.
+// shortest paths and distance tables: apsp/cuda/johnson.rs loads these kernels from the
+// SSSP modules.
 
-// Many sources at once, for Johnson's all-pairs searches (apsp/cuda): block b searches
-// from source first + b over non-negative weights, label-correcting: its frontier's
+// Many sources at once, for Johnson's searches (apsp/cuda): block b searches from source
+// sources[first + b] over non-negative weights, label-correcting: its frontier's
 // vertices (a warp each, lanes over the arcs) lower distances by atomic minimum, and every
 // vertex lowered joins the next frontier once (a stamp per round), until a frontier is
 // empty. Block b's distances are row b of dist_all (n each), its two lists and stamps its
 // own slices of lists (2n) and stamps (n).
 template <typename W, typename D>
-__device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, u32 first,
-                      D* dist_all, u32* lists, u32* stamps, u32* flags) {
+__device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const u32* sources,
+                      u32 first, D* dist_all, u32* lists, u32* stamps, u32* flags) {
     __shared__ u32 next_len;
-    u32 s = first + blockIdx.x;
+    u32 s = sources[first + blockIdx.x];
     D* dist = dist_all + (u64)blockIdx.x * n;
     u32* cur = lists + (u64)blockIdx.x * 2 * n;
     u32* nxt = cur + n;
@@ -48,21 +49,22 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, u32 fi
 }
 
 // Johnson's searches when a whole row fits in shared memory: block b searches from source
-// first + b over non-negative 32-bit weights whose every path sum stays below 2^32 - 1
+// sources[first + b] over non-negative 32-bit weights whose every path sum stays below 2^32 - 1
 // (the host checks), label-correcting as `batch` does, but with its n distances and two
 // frontier bitmaps in shared memory (4n + 8 ceil(n / 32) bytes, dynamic), where the
 // atomic minima are cheap. Each round a thread takes frontier words and relaxes the arcs of
 // their vertices; a lowered vertex's bit is set in the next frontier. The final row goes
 // to row b of out (0xffffffff: unreachable).
 extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt, const u32* wt,
-                                                 u32 n, u32 first, u32* out) {
+                                                 u32 n, const u32* sources, u32 first,
+                                                 u32* out) {
     extern __shared__ u32 smem[];
     __shared__ u32 more[2];
     u32 words = (n + 31) / 32;
     u32* dist = smem;
     u32* cur = smem + n;
     u32* nxt = cur + words;
-    u32 s = first + blockIdx.x;
+    u32 s = sources[first + blockIdx.x];
     for (u32 v = threadIdx.x; v < n; v += blockDim.x) dist[v] = v == s ? 0 : 0xffffffffu;
     for (u32 w = threadIdx.x; w < words; w += blockDim.x) {
         cur[w] = w == s / 32 ? 1u << (s % 32) : 0;
@@ -101,10 +103,30 @@ extern "C" __global__ void sssp_batch_shared_u32(const u64* off, const u32* tgt,
     for (u32 v = threadIdx.x; v < n; v += blockDim.x) row[v] = dist[v];
 }
 
+// The columns of a batch's rows: out[b * c + j] = rows[b * n + cols[j]] for the k rows
+// b < k and the c columns j < c (a thread per value, grid-stride).
+template <typename T>
+__device__ void gather(const T* rows, u32 n, const u32* cols, u32 c, u32 k, T* out) {
+    u64 total = (u64)k * c;
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < total;
+         i += (u64)gridDim.x * blockDim.x)
+        out[i] = rows[(i / c) * n + cols[i % c]];
+}
+
+extern "C" __global__ void sssp_gather_u32(const u32* rows, u32 n, const u32* cols, u32 c, u32 k,
+                                           u32* out) {
+    gather<u32>(rows, n, cols, c, k, out);
+}
+
 #define BATCH_KERNELS(SUFFIX, W, D)                                                            \
     extern "C" __global__ void sssp_batch_##SUFFIX(const u64* off, const u32* tgt,             \
-                                                   const W* wt, u32 n, u32 first, D* dist_all, \
-                                                   u32* lists, u32* stamps, u32* flags) {      \
-        batch<W, D>(off, tgt, wt, n, first, dist_all, lists, stamps, flags);                   \
+                                                   const W* wt, u32 n, const u32* sources,     \
+                                                   u32 first, D* dist_all, u32* lists,         \
+                                                   u32* stamps, u32* flags) {                  \
+        batch<W, D>(off, tgt, wt, n, sources, first, dist_all, lists, stamps, flags);          \
+    }                                                                                          \
+    extern "C" __global__ void sssp_gather_##SUFFIX(const D* rows, u32 n, const u32* cols,     \
+                                                    u32 c, u32 k, D* out) {                    \
+        gather<D>(rows, n, cols, c, k, out);                                                   \
     }
 SSSP_INSTANTIATE(BATCH_KERNELS)

@@ -254,6 +254,7 @@ mod tests {
     fn typed_names() -> Vec<String> {
         let mut names = quoted_after(include_str!("mod.rs"), "f(\"");
         names.push("sssp_batch".into());
+        names.push("sssp_gather".into());
         names
     }
 
@@ -267,6 +268,7 @@ mod tests {
             "function(&KERNELS_I32, \"",
         ));
         names.push("sssp_batch_shared_u32".into());
+        names.push("sssp_gather_u32".into());
         names
     }
 
@@ -340,8 +342,8 @@ mod tests {
     fn every_kernel_loaded_by_name_is_defined() {
         let typed = typed_names();
         let untyped = untyped_names();
-        assert_eq!(typed.len(), 11, "{typed:?}");
-        assert_eq!(untyped.len(), 3, "{untyped:?}");
+        assert_eq!(typed.len(), 12, "{typed:?}");
+        assert_eq!(untyped.len(), 4, "{untyped:?}");
         assert_eq!(KERNEL_SOURCES.len(), 4);
         for k in KERNEL_SOURCES {
             let suffix = k.name.strip_prefix("sssp_").expect("sssp_<suffix>");

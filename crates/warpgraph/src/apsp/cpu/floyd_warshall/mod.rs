@@ -211,11 +211,11 @@ fn floyd_warshall_on(
     solver: Option<Solver<'_>>,
 ) -> Result<()> {
     let plan = plan(g)?;
-    let info = RowsInfo {
-        num_vertices: g.num_vertices(),
-        dist_type: DistType::of(g.weight_type()),
-        predecessors: opts.predecessors,
-    };
+    let info = RowsInfo::square(
+        g.num_vertices(),
+        DistType::of(g.weight_type()),
+        opts.predecessors,
+    );
     // A solver holds the matrix where it works (a team's on the host, through
     // `Work::host_matrix`, which checks it there).
     let matrix = match solver {

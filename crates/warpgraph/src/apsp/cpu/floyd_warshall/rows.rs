@@ -65,8 +65,8 @@ pub(super) fn emit<C: Cell>(
                 });
         }
         sink.rows(&RowBlock {
-            first: first as VertexId,
-            num_vertices: n,
+            first,
+            row_len: n,
             dist: C::dists(&out),
             pred: p.map(|_| &pout[..]),
         })?;

@@ -1,0 +1,280 @@
+//! Distance tables (`apsp::distances_on`): chosen sources to chosen targets against the
+//! serial oracle of the all-pairs tests, on the CPU and (where a GPU can be used, and must
+//! with `WARPGRAPH_REQUIRE_GPU=1`) on the GPU; the whole table against Johnson's matrix;
+//! empty and invalid selections; the verifier on tables, and that it catches a wrong one.
+
+mod apsp_support;
+mod common;
+
+use std::sync::Arc;
+
+use apsp_support::{graph_strategy, TestGraph, INF};
+use proptest::prelude::*;
+use warpgraph::apsp::cuda::FwVariant;
+use warpgraph::apsp::{
+    apsp_matrix, distances_on, Algorithm, ApspOptions, Axis, Backend, DistTable, DistType, Dists,
+    MatrixSink, RowBlock, RowSink, Selection, VerifyingSink,
+};
+use warpgraph::generate::rng::Rng;
+use warpgraph::{BuildOptions, EdgeList, Error, Graph, NoProgress, VertexId, Weights, NO_VERTEX};
+
+/// The table of `sel` on `backend`, verified on the way.
+fn table(
+    g: &Graph,
+    sel: &Selection,
+    pred: bool,
+    backend: Backend<'_>,
+) -> warpgraph::Result<DistTable> {
+    let mut out = MatrixSink::new();
+    let mut sink = VerifyingSink::new(g, &mut out);
+    let opts = ApspOptions { predecessors: pred };
+    distances_on(g, sel, &opts, backend, &mut sink, &NoProgress)?;
+    out.into_table()
+}
+
+/// Asserts that `t` holds the oracle's distances of its pairs, and that each predecessor
+/// is the tail of an arc into its target whose weight closes the distance.
+fn assert_table(tg: &TestGraph, t: &DistTable, what: &str) {
+    let (k, c) = (t.rows.len(), t.cols.len());
+    let arcs = tg.arcs();
+    let exact = |x: f64| x;
+    if tg.w.is_float() {
+        let o = tg.oracle(0.0f64, |i| tg.w.get(i));
+        let d = t.as_f64().unwrap_or_else(|| panic!("{what}: expected f64"));
+        for i in 0..k {
+            for j in 0..c {
+                let (s, v) = (t.rows.vertex(i) as usize, t.cols.vertex(j) as usize);
+                let want = o[s][v].unwrap_or(f64::INFINITY);
+                assert_eq!(d[i * c + j], exact(want), "{what}: d({s},{v}) in {tg:?}");
+            }
+        }
+    } else {
+        let o = tg.oracle(0i128, |i| tg.w.get_int(i));
+        let d = t.as_i64().unwrap_or_else(|| panic!("{what}: expected i64"));
+        for i in 0..k {
+            for j in 0..c {
+                let (s, v) = (t.rows.vertex(i) as usize, t.cols.vertex(j) as usize);
+                let want = o[s][v].map_or(INF, |x| i64::try_from(x).unwrap());
+                assert_eq!(d[i * c + j], want, "{what}: d({s},{v}) in {tg:?}");
+            }
+        }
+    }
+    let Some(p) = t.predecessors() else {
+        return;
+    };
+    let o = tg.oracle(0.0f64, |i| tg.w.get(i));
+    for i in 0..k {
+        for j in 0..c {
+            let (s, v) = (t.rows.vertex(i) as usize, t.cols.vertex(j) as usize);
+            let pv = p[i * c + j];
+            match (s == v, o[s][v]) {
+                (true, _) => assert_eq!(pv, s as VertexId, "{what}: pred of the source"),
+                (false, None) => assert_eq!(pv, NO_VERTEX, "{what}: pred of unreachable {v}"),
+                (false, Some(dv)) => {
+                    let u = pv as usize;
+                    let tight = arcs.iter().any(|&(a, b, e)| {
+                        a == u && b == v && o[s][u].is_some_and(|du| du + tg.w.get(e) == dv)
+                    });
+                    assert!(tight, "{what}: pred {pv} of {v} from {s} in {tg:?}");
+                }
+            }
+        }
+    }
+}
+
+/// `k` vertices of `n` drawn with repeats (a list), or every vertex.
+fn axis(rng: &mut Rng, n: usize, k: usize, all: bool) -> Axis {
+    if all || n == 0 {
+        return Axis::All(n);
+    }
+    let v: Vec<VertexId> = (0..k).map(|_| rng.below(n as u64) as VertexId).collect();
+    Axis::List(Arc::from(v))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Any sources and targets (repeats, every vertex, none), with and without
+    /// predecessors: the oracle's distances, verified; the GPU's table (without
+    /// predecessors, which it refuses) equal to the CPU's.
+    #[test]
+    fn tables_agree_with_the_oracle(
+        tg in graph_strategy(80), seed: u64, k in 0usize..12, c in 0usize..12, shape in 0u8..4,
+    ) {
+        let g = tg.build();
+        let mut rng = Rng::new(seed);
+        let sel = Selection {
+            sources: axis(&mut rng, tg.n, k, shape == 1),
+            targets: axis(&mut rng, tg.n, c, shape == 2),
+        };
+        for pred in [false, true] {
+            let what = format!("{sel:?} pred={pred}");
+            let t = table(&g, &sel, pred, Backend::Cpu)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_table(&tg, &t, &what);
+        }
+        if let Some(gpu) = common::gpu() {
+            let gpu_table = table(&g, &sel, false, Backend::Cuda(&gpu, FwVariant::Tuned))
+                .unwrap_or_else(|e| panic!("GPU {sel:?}: {e}"));
+            assert_table(&tg, &gpu_table, &format!("GPU {sel:?}"));
+            let t = table(&g, &sel, true, Backend::Cuda(&gpu, FwVariant::Tuned));
+            prop_assert!(matches!(t, Err(Error::Unsupported(_))), "GPU predecessors: {t:?}");
+        }
+    }
+}
+
+/// The whole table is Johnson's all-pairs matrix, on the CPU and the GPU.
+#[test]
+fn the_whole_table_is_the_matrix() {
+    let (src, dst, w) = arcs(&mut Rng::new(3), 400, 1600, true);
+    let g = build(400, src, dst, Weights::from(w), true);
+    let m = apsp_matrix(&g, Algorithm::Johnson, &ApspOptions::default()).unwrap();
+    let all = Selection::all(400);
+    let t = table(&g, &all, false, Backend::Cpu).unwrap();
+    assert_eq!(t.as_i64(), m.as_i64());
+    if let Some(gpu) = common::gpu() {
+        let t = table(&g, &all, false, Backend::Cuda(&gpu, FwVariant::Tuned)).unwrap();
+        assert_eq!(t.as_i64(), m.as_i64(), "GPU");
+    }
+}
+
+/// Many sources in several batches and rows too wide for shared memory on the GPU (the
+/// columns gathered from rows in device memory): the CPU's table, cell for cell, with
+/// integer and float weights, negative ones by potentials.
+#[test]
+fn gpu_tables_of_many_sources() {
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let n = 60_000;
+    let (src, dst, w) = arcs(&mut Rng::new(5), n, 4 * n, true);
+    let float: Vec<f64> = w.iter().map(|&x| x as f64 / 4.0).collect();
+    let mut rng = Rng::new(9);
+    let sel = Selection {
+        sources: axis(&mut rng, n, 5000, false),
+        targets: axis(&mut rng, n, 700, false),
+    };
+    for weights in [Weights::from(w), Weights::from(float)] {
+        let g = build(n, src.clone(), dst.clone(), weights, true);
+        let what = format!("{:?}", g.weight_type());
+        let cpu = table(&g, &sel, false, Backend::Cpu).unwrap();
+        let on_gpu = table(&g, &sel, false, Backend::Cuda(&gpu, FwVariant::Tuned)).unwrap();
+        assert_eq!(on_gpu, cpu, "{what}");
+    }
+}
+
+/// No sources or no targets: an empty table; a vertex out of range: an error naming it;
+/// a negative cycle anywhere: refused.
+#[test]
+fn empty_invalid_and_negative_cycles() {
+    let g = build(
+        3,
+        vec![0, 1],
+        vec![1, 2],
+        Weights::from(vec![2i64, 3]),
+        true,
+    );
+    let none = Axis::List(Arc::from(Vec::<VertexId>::new()));
+    for sel in [
+        Selection {
+            sources: none.clone(),
+            targets: Axis::All(3),
+        },
+        Selection {
+            sources: Axis::All(3),
+            targets: none,
+        },
+    ] {
+        let t = table(&g, &sel, false, Backend::Cpu).unwrap();
+        assert_eq!(t.as_i64(), Some(&[][..]), "{sel:?}");
+    }
+    let bad = Selection {
+        sources: Axis::List(Arc::from(vec![0, 3])),
+        targets: Axis::All(3),
+    };
+    let e = table(&g, &bad, false, Backend::Cpu).unwrap_err();
+    assert!(e.to_string().contains("vertex 3"), "{e}");
+    let cyc = build(
+        4,
+        vec![2, 3, 0],
+        vec![3, 2, 1],
+        Weights::from(vec![1i64, -2, 1]),
+        true,
+    );
+    let sel = Selection {
+        sources: Axis::List(Arc::from(vec![0])),
+        targets: Axis::List(Arc::from(vec![1])),
+    };
+    let r = table(&cyc, &sel, false, Backend::Cpu);
+    assert!(matches!(r, Err(Error::NegativeCycle { .. })), "{r:?}");
+}
+
+/// The verifier passes a right table and fails a wrong distance or predecessor in a
+/// sampled row.
+#[test]
+fn the_verifier_catches_a_wrong_table() {
+    // Path 0 -> 1 -> 2 -> 3, weights 1, 2, 3.
+    let g = build(
+        4,
+        vec![0, 1, 2],
+        vec![1, 2, 3],
+        Weights::from(vec![1i64, 2, 3]),
+        true,
+    );
+    let sel = Selection {
+        sources: Axis::List(Arc::from(vec![0, 1])),
+        targets: Axis::List(Arc::from(vec![3, 1])),
+    };
+    let feed = |dist: &[i64], pred: Option<&[VertexId]>| {
+        let mut out = MatrixSink::new();
+        let mut sink = VerifyingSink::new(&g, &mut out);
+        sink.begin(&sel.info(4, DistType::I64, pred.is_some()))?;
+        sink.rows(&RowBlock {
+            first: 0,
+            row_len: 2,
+            dist: Dists::I64(dist),
+            pred,
+        })?;
+        sink.finish()
+    };
+    feed(&[6, 1, 5, 0], None).unwrap();
+    feed(&[6, 1, 5, 0], Some(&[2, 0, 2, 1])).unwrap();
+    assert!(feed(&[6, 1, 4, 0], None).is_err(), "a wrong distance");
+    assert!(
+        feed(&[6, 1, 5, 0], Some(&[1, 0, 2, 1])).is_err(),
+        "a wrong predecessor"
+    );
+    assert!(
+        feed(&[6, 1, 5, 0], Some(&[2, 0, 2, 0])).is_err(),
+        "a source's predecessor"
+    );
+}
+
+/// Random arcs on `n` vertices with weights `base + h(u) - h(v)` (`negative`: some `h`
+/// below 0, so some weights are negative, without a negative cycle).
+fn arcs(rng: &mut Rng, n: usize, m: usize, negative: bool) -> (Vec<u32>, Vec<u32>, Vec<i64>) {
+    let h: Vec<i64> = (0..n)
+        .map(|_| match negative {
+            true => -(rng.below(100) as i64),
+            false => 0,
+        })
+        .collect();
+    let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..m {
+        let (u, v) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+        src.push(u);
+        dst.push(v);
+        w.push(1 + rng.below(100) as i64 + h[u as usize] - h[v as usize]);
+    }
+    (src, dst, w)
+}
+
+fn build(n: usize, src: Vec<u32>, dst: Vec<u32>, w: Weights, directed: bool) -> Graph {
+    EdgeList::new(n as u64, src, dst, w)
+        .unwrap()
+        .build(&BuildOptions {
+            directed,
+            ..Default::default()
+        })
+        .unwrap()
+}
