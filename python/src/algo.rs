@@ -2,8 +2,10 @@
 //!
 //! Distances come back as float64 (`inf`: unreachable), predecessors as int32 with
 //! `-9999` for "none" (the source itself and unreachable vertices), as scipy returns
-//! them. Shortest paths from many sources run one source per core on the CPU; on a GPU
-//! one after the other on the graph kept there (see `resident`).
+//! them. Shortest paths from many sources with non-negative weights are a distance table,
+//! the library's batched searches (one Dijkstra per core on the CPU, a block per source
+//! on a GPU); one source, other methods, and predecessors on a GPU run source by source
+//! (on a GPU on the graph kept there: see `resident`).
 //!
 //! [`bfs_order`] is the one search written here rather than in the library: scipy and
 //! NetworkX define the *order* in which a breadth-first search discovers vertices (a
@@ -142,8 +144,17 @@ pub fn sssp<'py>(
             if n == 0 {
                 return Ok((dist, pred));
             }
+            // Several sources with non-negative weights: the batched searches of a
+            // distance table (the GPU's do not give predecessors).
+            let batched = |negative: bool, on_gpu: bool| {
+                k > 1 && request == Request::NonNegative && !negative && !(on_gpu && predecessors)
+            };
             match dev {
                 Device::Cuda(i) => g.resident.with(&g.g, i, |on_gpu, negative| {
+                    if batched(negative, true) {
+                        let backend = engine_apsp::Backend::Cuda(on_gpu.gpu(), Default::default());
+                        return table(graph, &sources, backend, &mut dist, None);
+                    }
                     let algorithm = request.algorithm(dev, k, negative);
                     for (i, &s) in sources.iter().enumerate() {
                         let (r, _) = on_gpu.sssp(s, &algorithm)?;
@@ -152,6 +163,10 @@ pub fn sssp<'py>(
                     }
                     Ok(())
                 })?,
+                _ if batched(graph.out().weights().min_f64().is_some_and(|x| x < 0.0), false) => {
+                    let backend = engine_apsp::Backend::Cpu;
+                    table(graph, &sources, backend, &mut dist, pred.as_deref_mut())?;
+                }
                 _ => {
                     // (The CPU's choice does not depend on the weights' signs.)
                     let algorithm = request.algorithm(dev, k, false);
@@ -172,6 +187,81 @@ pub fn sssp<'py>(
         })
         .or_py()?;
     Ok(to_arrays(py, k, n, dist, pred))
+}
+
+/// The distances (and, when `pred` is given, predecessors) from each of `sources` to
+/// every vertex into `(k, n)` rows: a distance table by the library's batched searches
+/// ([`engine_apsp::distances_on`]).
+fn table(
+    g: &Graph,
+    sources: &[VertexId],
+    backend: engine_apsp::Backend<'_>,
+    dist: &mut [f64],
+    pred: Option<&mut [i32]>,
+) -> warpgraph::Result<()> {
+    let n = g.num_vertices();
+    let sel = engine_apsp::Selection {
+        sources: engine_apsp::Axis::List(sources.into()),
+        targets: engine_apsp::Axis::All(n),
+    };
+    let opts = ApspOptions {
+        predecessors: pred.is_some(),
+    };
+    let mut sink = Fill {
+        sources,
+        dist,
+        pred,
+        n,
+    };
+    engine_apsp::distances_on(g, &sel, &opts, backend, &mut sink, &warpgraph::NoProgress)?;
+    Ok(())
+}
+
+/// A table's rows into float64 distances and scipy's int32 predecessors.
+struct Fill<'a> {
+    sources: &'a [VertexId],
+    dist: &'a mut [f64],
+    pred: Option<&'a mut [i32]>,
+    n: usize,
+}
+
+impl engine_apsp::RowSink for Fill<'_> {
+    fn begin(&mut self, _info: &engine_apsp::RowsInfo) -> warpgraph::Result<()> {
+        Ok(())
+    }
+
+    fn rows(&mut self, block: &engine_apsp::RowBlock<'_>) -> warpgraph::Result<()> {
+        let n = self.n;
+        let at = block.first * n;
+        let out = &mut self.dist[at..at + block.dist.len()];
+        match block.dist {
+            engine_apsp::Dists::I64(d) => out.par_iter_mut().zip(d).for_each(|(o, &x)| {
+                *o = if x == i64::MAX { f64::INFINITY } else { x as f64 };
+            }),
+            engine_apsp::Dists::F64(d) => out.par_iter_mut().zip(d).for_each(|(o, &x)| *o = x),
+        }
+        if let (Some(pred), Some(p)) = (self.pred.as_deref_mut(), block.pred) {
+            let first = block.first;
+            let sources = self.sources;
+            pred[at..at + p.len()]
+                .par_iter_mut()
+                .zip(p)
+                .enumerate()
+                .for_each(|(i, (o, &x))| {
+                    let (row, v) = (first + i / n, (i % n) as VertexId);
+                    *o = if x == NO_VERTEX || v == sources[row] {
+                        NULL_PRED
+                    } else {
+                        x as i32
+                    };
+                });
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> warpgraph::Result<()> {
+        Ok(())
+    }
 }
 
 /// Moves row-major results into NumPy arrays of shape `(k, n)` without copying.

@@ -207,9 +207,11 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
              unweighted=False, limit=np.inf, min_only=False, *, device="auto", **kwargs):
-    """scipy's ``dijkstra`` (``limit`` and ``min_only`` included). On the CPU one source
-    runs the engine's parallel delta-stepping, several run one Dijkstra per core; on a
-    GPU every source runs the engine's ``auto``, the graph uploaded once. A graph with
+    """scipy's ``dijkstra`` (``limit`` and ``min_only`` included). One source runs the
+    engine's parallel delta-stepping on the CPU, its ``auto`` on a GPU (the graph kept
+    there for the next call); several are the engine's batched searches of a distance
+    table: one Dijkstra per core on the CPU, a block per source on a GPU (with
+    predecessors on a GPU, one search after another on the graph kept there). A graph with
     negative weights is handed to scipy itself (which warns and returns a result that
     depends on its heap order), as is ``return_sparse_dist=True``."""
     if kwargs.get("return_sparse_dist") or not unweighted and _has_negative(csgraph):

@@ -181,6 +181,12 @@ fn narrow_fits(gpu: &Gpu, n: usize, w: &[i64]) -> Result<bool> {
         && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX))
 }
 
+/// Lanes of the general kernel per frontier vertex for `n` vertices and `m` arcs: the
+/// mean degree rounded up to a power of two, 1 to 32 (a warp).
+fn lanes_per_vertex(n: u64, m: u64) -> u32 {
+    (m.div_ceil(n.max(1)).clamp(1, 32) as u32).next_power_of_two()
+}
+
 /// How the batched searches use the device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Plan {
@@ -564,6 +570,7 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                 flags,
                 pick,
             } => {
+                let group = lanes_per_vertex(off.len() as u64 - 1, tgt.len() as u64);
                 let mut b = gpu.stream().launch_builder(f);
                 b.arg(off)
                     .arg(tgt)
@@ -571,12 +578,13 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                     .arg(&n32)
                     .arg(sources)
                     .arg(&first32)
+                    .arg(&group)
                     .arg(&mut *dist)
                     .arg(&mut *lists)
                     .arg(&mut *stamps)
                     .arg(&mut *flags);
-                // SAFETY: matches sssp_batch_*(off, tgt, wt, n, sources, first, dist_all,
-                // lists, stamps, flags) with the weights in the distance type (the suffix):
+                // SAFETY: matches sssp_batch_*(off, tgt, wt, n, sources, first, group,
+                // dist_all, lists, stamps, flags) with the weights in the distance type (the suffix):
                 // block b < rows searches from sources[first + b] (within the uploaded
                 // sources) and uses row b of dist (n), 2n list entries and n stamps, all
                 // within the batch's buffers.
@@ -657,6 +665,10 @@ mod tests {
         // A million vertices: the host's 512 MiB of 8-byte rows hold 64 sources at once.
         let p = Plan::new((1 << 20, 1 << 20, None), 16 << 20, true, 100 << 30);
         assert_eq!(p.batch, 64);
+        // Lanes per frontier vertex follow the mean degree.
+        assert_eq!(lanes_per_vertex(4 << 20, 15 << 20), 4);
+        assert_eq!(lanes_per_vertex(1 << 20, 64 << 20), 32);
+        assert_eq!((lanes_per_vertex(10, 0), lanes_per_vertex(0, 0)), (1, 1));
         // Nothing free: one source at a time; no vertex: no panic.
         assert_eq!(Plan::new((1000, 1000, None), 16_000, false, 0).batch, 1);
         assert_eq!(Plan::new((0, 0, None), 0, false, 1 << 30).batch, 1);

@@ -4,20 +4,22 @@
 
 // Many sources at once, for Johnson's searches (apsp/cuda): block b searches from source
 // sources[first + b] over non-negative weights, label-correcting: its frontier's
-// vertices (a warp each, lanes over the arcs) lower distances by atomic minimum, and every
+// vertices (a group of `group` lanes each, 1 to 32, a power of two: the host sizes it to
+// the mean degree, so that a road-like graph's few arcs do not leave most of a warp idle;
+// the group's lanes take the arcs) lower distances by atomic minimum, and every
 // vertex lowered joins the next frontier once (a stamp per round), until a frontier is
 // empty. Block b's distances are row b of dist_all (n each), its two lists and stamps its
 // own slices of lists (2n) and stamps (n).
 template <typename W, typename D>
 __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const u32* sources,
-                      u32 first, D* dist_all, u32* lists, u32* stamps, u32* flags) {
+                      u32 first, u32 group, D* dist_all, u32* lists, u32* stamps, u32* flags) {
     __shared__ u32 next_len;
     u32 s = sources[first + blockIdx.x];
     D* dist = dist_all + (u64)blockIdx.x * n;
     u32* cur = lists + (u64)blockIdx.x * 2 * n;
     u32* nxt = cur + n;
     u32* stamp = stamps + (u64)blockIdx.x * n;
-    u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    u32 lane = threadIdx.x & (group - 1), team = threadIdx.x / group, teams = blockDim.x / group;
     for (u32 v = threadIdx.x; v < n; v += blockDim.x) {
         dist[v] = v == s ? Dist<D>::zero() : Dist<D>::inf();
         stamp[v] = 0;
@@ -27,10 +29,10 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
     for (u32 round = 1; len > 0; round++) {
         if (threadIdx.x == 0) next_len = 0;
         __syncthreads();
-        for (u32 i = warp; i < len; i += warps) {
+        for (u32 i = team; i < len; i += teams) {
             u32 u = cur[i];
             D du = Dist<D>::load(dist + u);
-            for (u64 e = off[u] + lane; e < off[u + 1]; e += 32) {
+            for (u64 e = off[u] + lane; e < off[u + 1]; e += group) {
                 u32 v = tgt[e];
                 D nd;
                 if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
@@ -121,9 +123,9 @@ extern "C" __global__ void sssp_gather_u32(const u32* rows, u32 n, const u32* co
 #define BATCH_KERNELS(SUFFIX, W, D)                                                            \
     extern "C" __global__ void sssp_batch_##SUFFIX(const u64* off, const u32* tgt,             \
                                                    const W* wt, u32 n, const u32* sources,     \
-                                                   u32 first, D* dist_all, u32* lists,         \
-                                                   u32* stamps, u32* flags) {                  \
-        batch<W, D>(off, tgt, wt, n, sources, first, dist_all, lists, stamps, flags);          \
+                                                   u32 first, u32 group, D* dist_all,          \
+                                                   u32* lists, u32* stamps, u32* flags) {      \
+        batch<W, D>(off, tgt, wt, n, sources, first, group, dist_all, lists, stamps, flags);   \
     }                                                                                          \
     extern "C" __global__ void sssp_gather_##SUFFIX(const D* rows, u32 n, const u32* cols,     \
                                                     u32 c, u32 k, D* out) {                    \
