@@ -75,6 +75,8 @@ enum Command {
     Apsp(cmd::apsp::ApspArgs),
     /// Minimum spanning forest (boruvka, kruskal).
     Mst(cmd::mst::MstArgs),
+    /// Betweenness, edge betweenness, closeness or harmonic centrality (CPU).
+    Centrality(cmd::centrality::CentralityArgs),
     /// Time an algorithm over many verified trials (Graph500-style roots).
     Bench(cmd::bench::BenchArgs),
 }
@@ -111,6 +113,7 @@ fn main() -> ExitCode {
         Command::Sssp(a) => cmd::sssp::run(a, quiet),
         Command::Apsp(a) => cmd::apsp::run(a, quiet),
         Command::Mst(a) => ok(cmd::mst::run(a, quiet)),
+        Command::Centrality(a) => ok(cmd::centrality::run(a, quiet)),
         Command::Bench(a) => ok(cmd::bench::run(a, quiet)),
     };
     match result {
