@@ -799,7 +799,7 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     values = _warpgraph.centrality(eng, "closeness", G.is_directed(), None, only,
                                    wf_improved=wf_improved)
     if u is not None:
-        return values[0]
+        return values.tolist()[0]
     return dict(zip(G.nodes, values.tolist()))
 
 

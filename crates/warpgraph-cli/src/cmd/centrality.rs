@@ -127,7 +127,7 @@ pub fn run(args: CentralityArgs, quiet: bool) -> Result<()> {
     let (g, graph_name) = args.graph.load(quiet)?;
     let bar = Bar::new(quiet || args.run.json, false);
     let t = Instant::now();
-    let outcome = compute(&args, &g, &bar)?;
+    let outcome = compute(&args, &g, &bar).map_err(|e| explain(e, &g))?;
     let secs = t.elapsed().as_secs_f64();
     let verified = if args.run.verify {
         verify(&args, &g, &outcome)?;
@@ -208,7 +208,7 @@ fn harmonic_opts(args: &CentralityArgs) -> HarmonicOptions {
     }
 }
 
-fn compute(args: &CentralityArgs, g: &Graph, bar: &Bar) -> Result<Outcome> {
+fn compute(args: &CentralityArgs, g: &Graph, bar: &Bar) -> warpgraph::Result<Outcome> {
     Ok(match args.measure {
         Measure::Betweenness => {
             Outcome::Centrality(centrality::betweenness(g, &vertex_opts(args), bar)?)
@@ -221,6 +221,21 @@ fn compute(args: &CentralityArgs, g: &Graph, bar: &Bar) -> Result<Outcome> {
         }
         Measure::Harmonic => Outcome::Scores(centrality::harmonic(g, &harmonic_opts(args), bar)?),
     })
+}
+
+/// A negative weight named by the file's vertex ids, with what to do about it.
+fn explain(e: Error, g: &Graph) -> anyhow::Error {
+    match e {
+        Error::NegativeWeight {
+            from, to, weight, ..
+        } => anyhow::anyhow!(
+            "centrality needs non-negative weights, but the arc {} -> {} weighs {weight}; \
+             --unweighted counts arcs instead",
+            ext(g, from),
+            ext(g, to)
+        ),
+        e => e.into(),
+    }
 }
 
 fn verify(args: &CentralityArgs, g: &Graph, outcome: &Outcome) -> Result<()> {
