@@ -954,4 +954,11 @@ fn centrality_writes_networkx_values() {
         err.contains("cannot sample 9 sources from 5 vertices"),
         "{err}"
     );
+    std::fs::write(dir.join("neg.wel"), "1 2 4\n2 3 -1\n").unwrap();
+    let err = fails(&["centrality", "neg.wel"], dir);
+    assert!(
+        err.contains("the arc 2 -> 3 weighs -1; --unweighted"),
+        "{err}"
+    );
+    ok(&["centrality", "neg.wel", "--unweighted", "-q"], dir);
 }
