@@ -63,8 +63,10 @@ graph closeness and harmonic measure the paths into each vertex. Equal lengths a
 exactly (integers, or float sums compared as NetworkX compares them); parallel arcs are
 distinct paths; an arc of weight zero is a step of a shortest path only where it also
 adds one to the fewest arcs. Betweenness is normalized by default (by the number of
-pairs); --samples K estimates it from K sources drawn with --seed (Brandes and Pich), as
-NetworkX's k does. --verify recomputes 16 sources (or vertices) another way.
+pairs); --samples K estimates it from K sources drawn with --seed (Brandes and Pich) and
+scales the sums up as NetworkX's k does (the draw is warpgraph's own: for NetworkX's
+sources, use the Python package's backend). --verify recomputes 16 sources (or vertices)
+another way and checks the sums against per-source fingerprints.
 
 Output (-o): a header line, then `vertex<TAB>value` per vertex, or `u<TAB>v<TAB>value`
 per edge (each undirected edge once), vertices as the file numbers them. Runs on every
@@ -81,16 +83,18 @@ pub struct CentralityArgs {
     /// The measure (see below).
     #[arg(long, value_enum, default_value = "betweenness")]
     measure: Measure,
-    /// Betweenness from K sources drawn at random instead of all (an estimate).
+    /// Betweenness (vertex or edge) from K sources drawn at random instead of all (an
+    /// estimate).
     #[arg(long, value_name = "K")]
     samples: Option<usize>,
     /// The seed of the --samples draw (the same seed draws the same sources).
     #[arg(long, value_name = "S", default_value_t = 0, requires = "samples")]
     seed: u64,
-    /// Betweenness: divide by the number of pairs [default].
+    /// Betweenness (vertex or edge): divide by the number of pairs [default].
     #[arg(long, overrides_with = "no_normalized")]
     normalized: bool,
-    /// Betweenness: raw sums (each unordered pair once on an undirected graph).
+    /// Betweenness (vertex or edge): raw sums (each unordered pair once on an undirected
+    /// graph).
     #[arg(long)]
     no_normalized: bool,
     /// Betweenness: count the endpoints of each path as on it.
