@@ -378,16 +378,15 @@ fn networkx_path_and_star_values() {
     let r = edge_betweenness(&g, &opts, &NoProgress).unwrap();
     let e: Vec<f64> = edge_values(&g, &r.values).iter().map(|x| x.2).collect();
     assert_eq!(e, vec![0.5, 8.0 / 12.0, 0.5]);
-    let opts = EdgeBetweennessOptions::default();
+    let opts = EdgeBetweennessOptions {
+        normalized: false,
+        ..Default::default()
+    };
     let r = edge_betweenness(&g, &opts, &NoProgress).unwrap();
     let e: Vec<f64> = edge_values(&g, &r.values).iter().map(|x| x.2).collect();
     assert_eq!(e, vec![3.0, 4.0, 3.0]);
     // Closeness of P3 (NetworkX's test_p3_closeness): 2/3, 1, 2/3.
-    let opts = ClosenessOptions {
-        wf_improved: true,
-        ..Default::default()
-    };
-    let c = closeness(&path(3), &opts, &NoProgress).unwrap();
+    let c = closeness(&path(3), &ClosenessOptions::default(), &NoProgress).unwrap();
     assert_eq!(c.values, vec![2.0 / 3.0, 1.0, 2.0 / 3.0]);
     // Harmonic of P4: 1 + 1/2 + 1/3 at the ends, 1 + 1 + 1/2 inside.
     let h = harmonic(&path(4), &HarmonicOptions::default(), &NoProgress).unwrap();

@@ -136,13 +136,14 @@ pub enum Sources {
     List(Vec<VertexId>),
 }
 
-/// Options of [`betweenness`].
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Options of [`betweenness`]; the default is NetworkX's (all sources, normalized, no
+/// endpoints) with the graph's weights.
+#[derive(Debug, Clone, PartialEq)]
 pub struct BetweennessOptions {
     /// The sources counted.
     pub sources: Sources,
-    /// Divide by the number of pairs (NetworkX's `normalized`; its default is `true`);
-    /// without it, undirected graphs count each unordered pair once.
+    /// Divide by the number of pairs (NetworkX's `normalized`); without it, undirected
+    /// graphs count each unordered pair once.
     pub normalized: bool,
     /// Count the endpoints of each path as lying on it (NetworkX's `endpoints`).
     pub endpoints: bool,
@@ -150,8 +151,9 @@ pub struct BetweennessOptions {
     pub weighting: Weighting,
 }
 
-/// Options of [`edge_betweenness`].
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Options of [`edge_betweenness`]; the default is NetworkX's (all sources, normalized)
+/// with the graph's weights.
+#[derive(Debug, Clone, PartialEq)]
 pub struct EdgeBetweennessOptions {
     /// The sources counted.
     pub sources: Sources,
@@ -161,16 +163,48 @@ pub struct EdgeBetweennessOptions {
     pub weighting: Weighting,
 }
 
-/// Options of [`closeness`].
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Options of [`closeness`]; the default is NetworkX's (Wasserman and Faust's scaling,
+/// every vertex) with the graph's weights.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ClosenessOptions {
     /// Scale by the fraction of the other vertices that reach each vertex (Wasserman and
-    /// Faust; NetworkX's `wf_improved`, whose default is `true`).
+    /// Faust; NetworkX's `wf_improved`).
     pub wf_improved: bool,
     /// The vertices to measure (`None`: all, in order).
     pub vertices: Option<Vec<VertexId>>,
     /// Which weights measure distances.
     pub weighting: Weighting,
+}
+
+impl Default for BetweennessOptions {
+    fn default() -> Self {
+        BetweennessOptions {
+            sources: Sources::All,
+            normalized: true,
+            endpoints: false,
+            weighting: Weighting::Graph,
+        }
+    }
+}
+
+impl Default for EdgeBetweennessOptions {
+    fn default() -> Self {
+        EdgeBetweennessOptions {
+            sources: Sources::All,
+            normalized: true,
+            weighting: Weighting::Graph,
+        }
+    }
+}
+
+impl Default for ClosenessOptions {
+    fn default() -> Self {
+        ClosenessOptions {
+            wf_improved: true,
+            vertices: None,
+            weighting: Weighting::Graph,
+        }
+    }
 }
 
 /// Options of [`harmonic`].
