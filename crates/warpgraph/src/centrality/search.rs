@@ -35,8 +35,9 @@ pub(crate) struct Search<D> {
     pub sigma: Vec<f64>,
     /// Vertices in settling order, the source first.
     pub order: Vec<VertexId>,
-    /// Dijkstra's heap of `(distance key, hops, vertex)`.
-    heap: BinaryHeap<Reverse<(u64, u32, VertexId)>>,
+    /// Dijkstra's heap of `(distance key, hops, vertex)` packed into one `u128` (so one
+    /// integer comparison orders entries).
+    heap: BinaryHeap<Reverse<u128>>,
     /// Whether every arc weighs 1 (breadth-first search).
     unit: bool,
 }
@@ -126,9 +127,10 @@ impl<D: Distance> Search<D> {
     {
         self.dist[s as usize] = D::ZERO;
         self.hops[s as usize] = 0;
-        self.heap.push(Reverse((D::ZERO.to_key(), 0, s)));
+        self.heap.push(Reverse(entry(D::ZERO.to_key(), 0, s)));
         let t = csr.targets();
-        while let Some(Reverse((key, h, v))) = self.heap.pop() {
+        while let Some(Reverse(e)) = self.heap.pop() {
+            let (key, h, v) = ((e >> 64) as u64, (e >> 32) as u32, e as u32);
             let vi = v as usize;
             if key != self.dist[vi].to_key() || h != self.hops[vi] {
                 continue; // stale: v was improved after this entry
@@ -142,7 +144,7 @@ impl<D: Distance> Search<D> {
                 if better {
                     self.dist[xi] = nd;
                     self.hops[xi] = h + 1;
-                    self.heap.push(Reverse((nd.to_key(), h + 1, x)));
+                    self.heap.push(Reverse(entry(nd.to_key(), h + 1, x)));
                 }
             }
         }
@@ -178,6 +180,12 @@ impl<D: Distance> Search<D> {
             _ => false,
         }
     }
+}
+
+/// A heap entry: the distance key, then the hops, then the vertex.
+#[inline]
+fn entry(key: u64, hops: u32, v: VertexId) -> u128 {
+    (key as u128) << 64 | (hops as u128) << 32 | v as u128
 }
 
 /// `a + b`, `None` on overflow.
