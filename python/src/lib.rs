@@ -13,6 +13,7 @@
 //! missing GPU raises `GpuError`, bad arguments `ValueError`, files `OSError`.
 
 mod algo;
+mod centrality;
 mod convert;
 mod graph;
 mod io;
@@ -86,6 +87,7 @@ fn _warpgraph(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algo::bfs_order, m)?)?;
     m.add_function(wrap_pyfunction!(algo::stable_rank, m)?)?;
     m.add_function(wrap_pyfunction!(algo::has_ties, m)?)?;
+    m.add_function(wrap_pyfunction!(centrality::centrality, m)?)?;
     m.add_function(wrap_pyfunction!(algo::resolve_device, m)?)?;
     m.add_function(wrap_pyfunction!(algo::gpu_required, m)?)?;
     m.add_function(wrap_pyfunction!(convert::nx_adjacency, m)?)?;

@@ -414,3 +414,76 @@ def test_unweighted_rows_reuse_a_weighted_conversion():
     h = warpgraph.Graph.from_networkx(G)
     assert h.adjacency(None)[2] is None
     np.testing.assert_array_equal(h.adjacency("weight", 1)[2], w)
+
+
+# -- centrality ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["float", "int", "missing"])
+def test_centrality_matches_networkx(seed, directed, kind, spy):
+    # int weights 1..3 and unweighted searches: many equally short paths to count.
+    G = random_graph(seed, directed, kind, n=30, m=70)
+    G.add_node("alone")
+    for weight in (None, "weight"):
+        for normalized in (True, False):
+            for endpoints in (False, True):
+                both("betweenness_centrality", G, weight=weight, normalized=normalized,
+                     endpoints=endpoints)
+            both("edge_betweenness_centrality", G, weight=weight, normalized=normalized)
+        for wf in (True, False):
+            both("closeness_centrality", G, distance=weight, wf_improved=wf)
+        both("closeness_centrality", G, first(G), distance=weight)
+        both("harmonic_centrality", G, distance=weight)
+        nodes = list(G)
+        both("harmonic_centrality", G, nbunch=nodes[:5], sources=nodes[3:15], distance=weight)
+        both("harmonic_centrality", G, nbunch=nodes[2:20], sources=nodes[:4], distance=weight)
+    assert spy.fallbacks == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("directed", [False, True])
+def test_sampled_betweenness_draws_networkx_sources(seed, directed, spy):
+    G = random_graph(seed, directed, "int", n=25, m=60)
+    for k in (1, 4, len(G)):
+        for endpoints in (False, True):
+            both("betweenness_centrality", G, k=k, seed=seed, endpoints=endpoints)
+            both("betweenness_centrality", G, k=k, seed=seed, normalized=False,
+                 endpoints=endpoints, weight="weight")
+        both("edge_betweenness_centrality", G, k=k, seed=seed)
+    # A random state passed in is drawn from once, as by NetworkX.
+    a, b = random.Random(seed), random.Random(seed)
+    first_nx = nx.betweenness_centrality(G, k=3, seed=a)
+    first_wg = nx.betweenness_centrality(G, k=3, seed=b, backend="warpgraph")
+    same(first_nx, first_wg)
+    same(nx.betweenness_centrality(G, k=3, seed=a),
+         nx.betweenness_centrality(G, k=3, seed=b, backend="warpgraph"))
+    assert spy.fallbacks == []
+
+
+def test_centrality_multigraphs_and_declines(spy):
+    G = random_graph(2, False, "int", n=20, m=60, multigraph=True)
+    both("betweenness_centrality", G, weight="weight")
+    both("closeness_centrality", G, distance="weight")
+    assert spy.fallbacks == []
+    # Parallel edges share their value in NetworkX: answered there.
+    both("edge_betweenness_centrality", G)
+    assert spy.fallbacks == ["edge_betweenness_centrality"]
+    # Zero weights make NetworkX's counts depend on its heap order: answered there.
+    H = random_graph(3, True, "int", n=20, m=50)
+    u, v = list(H.edges)[0]
+    H[u][v]["weight"] = 0
+    both("betweenness_centrality", H, weight="weight")
+    both("closeness_centrality", H, distance="weight")
+    assert spy.fallbacks == ["edge_betweenness_centrality", "betweenness_centrality"]
+
+
+def test_centrality_hand_values():
+    P = nx.path_graph(5)
+    assert nx.betweenness_centrality(P, normalized=False, backend="warpgraph") == {
+        0: 0.0, 1: 3.0, 2: 4.0, 3: 3.0, 4: 0.0}
+    S = nx.star_graph(4)
+    assert nx.betweenness_centrality(S, backend="warpgraph")[0] == 1.0
+    assert nx.closeness_centrality(nx.path_graph(3), backend="warpgraph") == pytest.approx(
+        {0: 2 / 3, 1: 1.0, 2: 2 / 3})

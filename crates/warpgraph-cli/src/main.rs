@@ -77,6 +77,8 @@ enum Command {
     Distances(cmd::distances::DistancesArgs),
     /// Minimum spanning forest (boruvka, kruskal).
     Mst(cmd::mst::MstArgs),
+    /// Betweenness, edge betweenness, closeness or harmonic centrality (CPU).
+    Centrality(cmd::centrality::CentralityArgs),
     /// Time an algorithm over many verified trials (Graph500-style roots).
     Bench(cmd::bench::BenchArgs),
 }
@@ -114,6 +116,7 @@ fn main() -> ExitCode {
         Command::Apsp(a) => cmd::apsp::run(a, quiet),
         Command::Distances(a) => cmd::distances::run(a, quiet),
         Command::Mst(a) => ok(cmd::mst::run(a, quiet)),
+        Command::Centrality(a) => ok(cmd::centrality::run(a, quiet)),
         Command::Bench(a) => ok(cmd::bench::run(a, quiet)),
     };
     match result {

@@ -988,4 +988,77 @@ fn distances_writes_tables_of_chosen_pairs() {
     assert!(err.contains("more vertices"), "{err}");
     let err = fails(&["distances", "p.gr", "--sources", "1", "-o", "t.csv"], dir);
     assert!(err.contains(".npy or .tsv"), "{err}");
+
+/// Centrality on the path 0 - 1 - 2 - 3 - 4: NetworkX's values, every measure, each
+/// output with its header; sampled runs verify; the GPU and stray options are refused.
+#[test]
+fn centrality_writes_networkx_values() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    std::fs::write(dir.join("p5.el"), "0 1\n1 2\n2 3\n3 4\n").unwrap();
+    let run = |measure: &str, extra: &[&str]| {
+        let mut a = vec!["centrality", "p5.el", "--undirected", "--measure", measure];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&["--verify", "-o", "out.tsv", "-q"]);
+        assert!(ok(&a, dir).contains("verification: PASS"));
+        std::fs::read_to_string(dir.join("out.tsv")).unwrap()
+    };
+    assert_eq!(
+        run("betweenness", &[]),
+        "vertex\tbetweenness\n0\t0\n1\t0.5\n2\t0.6666666666666666\n3\t0.5\n4\t0\n"
+    );
+    assert_eq!(
+        run("betweenness", &["--no-normalized", "--endpoints"]),
+        "vertex\tbetweenness\n0\t4\n1\t7\n2\t8\n3\t7\n4\t4\n"
+    );
+    assert_eq!(
+        run("edge-betweenness", &["--no-normalized"]),
+        "u\tv\tedge_betweenness\n0\t1\t4\n1\t2\t6\n2\t3\t6\n3\t4\t4\n"
+    );
+    assert_eq!(
+        run("closeness", &[]),
+        "vertex\tcloseness\n0\t0.4\n1\t0.5714285714285714\n2\t0.6666666666666666\n\
+         3\t0.5714285714285714\n4\t0.4\n"
+    );
+    let h = run("harmonic", &[]);
+    assert!(
+        h.starts_with("vertex\tharmonic\n0\t2.083333333333333"),
+        "{h}"
+    );
+    // A sample of every source is the exact measure; a smaller one verifies too.
+    let all = run("betweenness", &["--samples", "5", "--seed", "9"]);
+    assert!(all.contains("2\t0.6666666666666666\n"), "{all}");
+    run("betweenness", &["--samples", "2", "--seed", "9"]);
+    let j = json(&ok(
+        &["centrality", "--generate", "grid:6x6", "--json", "--verify"],
+        dir,
+    ));
+    assert_eq!(j["problem"], "centrality");
+    assert_eq!(j["verified"], true);
+    assert_eq!(j["searches"], 36);
+    let err = fails(&["centrality", "p5.el", "--device", "cuda"], dir);
+    assert!(err.contains("not on the GPU yet"), "{err}");
+    let err = fails(
+        &[
+            "centrality",
+            "p5.el",
+            "--measure",
+            "closeness",
+            "--endpoints",
+        ],
+        dir,
+    );
+    assert!(err.contains("--endpoints is for"), "{err}");
+    let err = fails(&["centrality", "p5.el", "--samples", "9"], dir);
+    assert!(
+        err.contains("cannot sample 9 sources from 5 vertices"),
+        "{err}"
+    );
+    std::fs::write(dir.join("neg.wel"), "1 2 4\n2 3 -1\n").unwrap();
+    let err = fails(&["centrality", "neg.wel"], dir);
+    assert!(
+        err.contains("the arc 2 -> 3 weighs -1; --unweighted"),
+        "{err}"
+    );
+    ok(&["centrality", "neg.wel", "--unweighted", "-q"], dir);
 }

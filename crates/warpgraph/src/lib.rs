@@ -10,6 +10,7 @@
 //! - [`generate`]: deterministic parallel generators (Kronecker, R-MAT, uniform, grid, SSCA#2);
 //! - [`bfs`], [`sssp`], [`apsp`], [`mst`]: the algorithm families, each with its CPU code
 //!   and its verifier side by side;
+//! - [`centrality`]: betweenness, closeness and harmonic centrality on the CPU;
 //! - [`cuda`]: the CUDA backend's common ground (finding GPUs, compiling kernels, device
 //!   memory); each algorithm's GPU code sits in its family's `cuda` module;
 //! - [`resident`]: a graph kept on a GPU for many queries of any algorithm;
@@ -29,6 +30,7 @@
 pub mod apsp;
 pub mod bench;
 pub mod bfs;
+pub mod centrality;
 pub mod cuda;
 pub mod device;
 pub mod error;

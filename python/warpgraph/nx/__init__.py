@@ -1,8 +1,9 @@
 """The NetworkX backend ``"warpgraph"``.
 
 Installed with the package (entry points ``networkx.backends`` and
-``networkx.backend_info``), it runs NetworkX's shortest paths, BFS and minimum spanning
-tree functions on the engine::
+``networkx.backend_info``), it runs NetworkX's shortest paths, BFS, minimum spanning
+tree and centrality (betweenness, edge betweenness, closeness, harmonic) functions on
+the engine::
 
     nx.single_source_dijkstra_path_length(G, source, backend="warpgraph")
     nx.config.backend_priority = ["warpgraph"]   # or for every call that it can run

@@ -18,6 +18,11 @@ Exactness rules (each tested against NetworkX):
   detect them there), the cycle ``find_negative_cycle`` returns: answered by NetworkX.
 - Distances are those of NetworkX (int for int weights, float otherwise); the order of
   keys of a distance dict among nodes at equal distance may differ.
+- Centrality. Betweenness counts every shortest path as NetworkX does, ties exact; a
+  sample for ``k`` is drawn here with NetworkX's own call on its ``seed``, so the same
+  sources are used. Where an edge weighs zero or less, NetworkX's counts depend on its
+  heap order (or are undefined): answered by NetworkX. Sums may differ from NetworkX's in
+  the last bits (they are added in another order).
 """
 
 from __future__ import annotations
@@ -718,11 +723,112 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
     return T
 
 
+# -- centrality --------------------------------------------------------------------------
+
+
+def _counting_engine(G, weight):
+    """The engine graph for counting shortest paths: NetworkX's Dijkstra counts ties in
+    the order of its heap where an edge weighs zero (and misreads negative weights), so
+    those graphs are NetworkX's own."""
+    _, _, w = _adjacency(G, weight)
+    if w is not None and len(w) > 0 and np.min(w) <= 0:
+        raise _Decline
+    return _engine(G, weight)
+
+
+def _distance_engine(G, distance):
+    """The engine graph for distances (non-negative weights; NetworkX answers otherwise)."""
+    if distance is not None:
+        _nonnegative(G, distance)
+    return _engine(G, distance)
+
+
+def _sample(G, k, seed):
+    """NetworkX's draw of ``k`` sources: ``seed.sample(list(G), k)`` (``seed`` already a
+    random state, as NetworkX's decorator makes it), as vertex numbers."""
+    if k is None:
+        return None
+    state = _nx().utils.create_py_random_state(seed)
+    index = G.index
+    return np.array([index[v] for v in state.sample(list(G.nodes), k)], dtype=np.int64)
+
+
+@_exact
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
+                           seed=None):
+    """NetworkX's ``betweenness_centrality`` (Brandes), with its sample for ``k`` and
+    ``seed``."""
+    if k == len(G):
+        k = None
+    if k is not None and k < 1:
+        raise _Decline
+    eng = _counting_engine(G, weight)
+    src = _sample(G, k, seed)
+    values = _warpgraph.centrality(eng, "betweenness", G.is_directed(), src, None,
+                                   normalized, endpoints)
+    return dict(zip(G.nodes, values.tolist()))
+
+
+@_exact
+def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
+    """NetworkX's ``edge_betweenness_centrality``: ``{edge: value}`` over ``G.edges``."""
+    if G.is_multigraph() or (k is not None and k < 1):
+        raise _Decline  # multigraphs share each value among parallel edges
+    eng = _counting_engine(G, weight)
+    src = _sample(G, k, seed)
+    values = _warpgraph.centrality(eng, "edge_betweenness", G.is_directed(), src, None,
+                                   normalized)
+    indptr, indices, _ = eng.csr()
+    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    nodes = G.nodes
+    out = dict.fromkeys(_nx_graph(G).edges(), 0.0)
+    for u, v, x in zip(rows.tolist(), indices.tolist(), values.tolist()):
+        a, b = nodes[u], nodes[v]
+        if (a, b) in out:
+            out[(a, b)] += x
+        else:
+            out[(b, a)] += x
+    return out
+
+
+@_exact
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """NetworkX's ``closeness_centrality`` (distances into each node when directed)."""
+    eng = _distance_engine(G, distance)
+    only = None if u is None else np.array([_vertex(G, u)], dtype=np.int64)
+    values = _warpgraph.centrality(eng, "closeness", G.is_directed(), None, only,
+                                   wf_improved=wf_improved)
+    if u is not None:
+        return values.tolist()[0]
+    return dict(zip(G.nodes, values.tolist()))
+
+
+@_exact
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
+    """NetworkX's ``harmonic_centrality``: for each node of ``nbunch``, the sum of
+    ``1 / d(s, node)`` over the ``sources`` that reach it."""
+    H = _nx_graph(G)
+    nbunch = set(H.nbunch_iter(nbunch) if nbunch is not None else H.nodes)
+    sources = set(H.nbunch_iter(sources) if sources is not None else H.nodes)
+    eng = _distance_engine(G, distance)
+    index = G.index
+    targets = list(nbunch)
+    values = _warpgraph.centrality(
+        eng, "harmonic", G.is_directed(),
+        np.array([index[v] for v in sources], dtype=np.int64),
+        np.array([index[v] for v in targets], dtype=np.int64))
+    return dict(zip(targets, values.tolist()))
+
+
 # -- the backend's interface ---------------------------------------------------------------
 
 
 def _weight_ok(a):
     w = a.get("weight", "weight")
+    return w is None or isinstance(w, str)
+
+
+def _weight_name(w):
     return w is None or isinstance(w, str)
 
 
@@ -739,6 +845,8 @@ _CHECKS = {
     "bfs_tree": lambda a: a.get("sort_neighbors") is None,
     "bfs_predecessors": lambda a: a.get("sort_neighbors") is None,
     "bfs_successors": lambda a: a.get("sort_neighbors") is None,
+    "closeness_centrality": lambda a: _weight_name(a.get("distance")),
+    "harmonic_centrality": lambda a: _weight_name(a.get("distance")),
     "minimum_spanning_edges": lambda a: a.get("algorithm", "kruskal") == "kruskal"
     and not a["G"].is_multigraph(),
     "minimum_spanning_tree": lambda a: a.get("algorithm", "kruskal") == "kruskal"
@@ -804,7 +912,7 @@ def get_info():
         "project": "warpgraph",
         "package": "warpgraph",
         "url": "https://example.invalid/warpgraph",
-        "short_summary": "Shortest paths, BFS and spanning trees on every CPU core "
+        "short_summary": "Shortest paths, BFS, spanning trees and centrality on every CPU core "
         "(and GPUs) with NetworkX's answers.",
         "default_config": {},
         "functions": {

@@ -4,6 +4,7 @@ pub mod apsp;
 pub mod bench;
 pub mod bfs;
 pub mod bfs_common;
+pub mod centrality;
 pub mod common;
 pub mod convert;
 pub mod demo;
