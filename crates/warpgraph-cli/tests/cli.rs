@@ -988,9 +988,11 @@ fn distances_writes_tables_of_chosen_pairs() {
     assert!(err.contains("more vertices"), "{err}");
     let err = fails(&["distances", "p.gr", "--sources", "1", "-o", "t.csv"], dir);
     assert!(err.contains(".npy or .tsv"), "{err}");
+}
 
 /// Centrality on the path 0 - 1 - 2 - 3 - 4: NetworkX's values, every measure, each
-/// output with its header; sampled runs verify; the GPU and stray options are refused.
+/// output with its header; sampled runs verify; a GPU for a measure without GPU code and stray options are
+/// refused.
 #[test]
 fn centrality_writes_networkx_values() {
     let d = tempfile::tempdir().unwrap();
@@ -1036,8 +1038,18 @@ fn centrality_writes_networkx_values() {
     assert_eq!(j["problem"], "centrality");
     assert_eq!(j["verified"], true);
     assert_eq!(j["searches"], 36);
-    let err = fails(&["centrality", "p5.el", "--device", "cuda"], dir);
-    assert!(err.contains("not on the GPU yet"), "{err}");
+    let err = fails(
+        &[
+            "centrality",
+            "p5.el",
+            "--measure",
+            "closeness",
+            "--device",
+            "cuda",
+        ],
+        dir,
+    );
+    assert!(err.contains("betweenness counting arcs only"), "{err}");
     let err = fails(
         &[
             "centrality",

@@ -512,3 +512,86 @@ fn zero_weight_ties_count_fewest_arcs() {
     // Pair (0, 3): half through 1, half through 2; pair (2, 1): through 3.
     assert_eq!(b.values, vec![0.0, 0.5, 0.5, 1.0]);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Betweenness on the GPU (arcs counted, not weighed), exact or from listed sources,
+    /// with and without endpoints: the oracle's values on the graph without its weights,
+    /// and the verifier passes them. Where no GPU can be used this checks nothing (and
+    /// fails with `WARPGRAPH_REQUIRE_GPU=1`).
+    #[test]
+    fn gpu_betweenness_matches_oracle(
+        c in arb_case(6), e in any::<bool>(), norm in any::<bool>(), pick in any::<u64>(),
+        listed in any::<bool>(),
+    ) {
+        let Some(gpu) = common::gpu() else { return Ok(()); };
+        let c = Case { wt: 0, ..c };
+        let g = c.graph();
+        let o = oracle(&c);
+        let list: Option<Vec<u32>> = (listed && c.n > 0).then(|| {
+            let first = (pick % c.n as u64) as u32;
+            (0..c.n as u32).filter(|&v| v == first || pick >> (v + 8) & 1 == 1).collect()
+        });
+        let opts = BetweennessOptions {
+            sources: list.clone().map_or(Sources::All, Sources::List),
+            endpoints: e, normalized: norm, ..Default::default()
+        };
+        let r = warpgraph::centrality::betweenness_on(&g, &opts, Some(&gpu), &NoProgress)
+            .unwrap();
+        assert_near(&r.values, &oracle_betweenness(&c, &o, list.as_deref(), e, norm))?;
+        verify_betweenness(&g, &opts, &r, usize::MAX, 3).unwrap();
+    }
+}
+
+/// Bigger graphs on the GPU: a Kronecker graph (hubs, many levels' worth of ties) and a
+/// road-like grid (thousands of levels), sampled sources in several batches' worth, with
+/// and without endpoints, against the CPU; a weighted graph is refused unless its arcs
+/// are counted.
+#[test]
+fn gpu_betweenness_matches_the_cpu_on_generated_graphs() {
+    use warpgraph::generate::{generate, GenerateOptions, Generator};
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let kron = Generator::Kronecker {
+        scale: 12,
+        edge_factor: 16,
+    };
+    let grid = Generator::Grid {
+        rows: 60,
+        cols: 80,
+        remove: 0.1,
+        shortcuts: 10,
+    };
+    for spec in [kron, grid] {
+        let g = generate(&spec, &GenerateOptions::default()).unwrap();
+        for endpoints in [false, true] {
+            let opts = BetweennessOptions {
+                sources: Sources::Sample { k: 300, seed: 5 },
+                endpoints,
+                weighting: Weighting::Unit,
+                ..Default::default()
+            };
+            let cpu = betweenness(&g, &opts, &NoProgress).unwrap();
+            let on_gpu =
+                warpgraph::centrality::betweenness_on(&g, &opts, Some(&gpu), &NoProgress).unwrap();
+            assert!(on_gpu.kernel_seconds.is_some());
+            for (v, (a, b)) in on_gpu.values.iter().zip(&cpu.values).enumerate() {
+                assert!(
+                    near(*a, *b),
+                    "{spec:?} endpoints {endpoints}: vertex {v}: {a} vs {b}"
+                );
+            }
+            verify_betweenness(&g, &opts, &on_gpu, 16, 4).unwrap();
+        }
+    }
+    let weighted = common::graph(3, &[(0, 1), (1, 2)], Weights::from(vec![2i32, 3]), false);
+    let r = warpgraph::centrality::betweenness_on(
+        &weighted,
+        &BetweennessOptions::default(),
+        Some(&gpu),
+        &NoProgress,
+    );
+    assert!(matches!(r, Err(Error::Unsupported(_))), "{r:?}");
+}

@@ -105,6 +105,7 @@ fn every_kernel_file_compiles() {
         warpgraph::sssp::cuda::KERNEL_SOURCES,
         warpgraph::apsp::cuda::KERNEL_SOURCES,
         warpgraph::mst::cuda::KERNEL_SOURCES,
+        warpgraph::centrality::cuda::KERNEL_SOURCES,
     ];
     for k in families.concat() {
         cuda::compile(k, gpu.info().compute_capability).unwrap();

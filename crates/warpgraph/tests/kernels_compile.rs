@@ -6,14 +6,15 @@
 //!
 //! Skips where NVRTC cannot be opened, and fails instead with `WARPGRAPH_REQUIRE_NVRTC=1`.
 
-use warpgraph::{apsp, bfs, cuda, mst, sssp, Error};
+use warpgraph::{apsp, bfs, centrality, cuda, mst, sssp, Error};
 
 /// Every kernel file, as each algorithm lists its own.
-const FAMILIES: [&[&cuda::KernelSource]; 4] = [
+const FAMILIES: [&[&cuda::KernelSource]; 5] = [
     bfs::cuda::KERNEL_SOURCES,
     sssp::cuda::KERNEL_SOURCES,
     apsp::cuda::KERNEL_SOURCES,
     mst::cuda::KERNEL_SOURCES,
+    centrality::cuda::KERNEL_SOURCES,
 ];
 
 #[test]

@@ -70,11 +70,14 @@ another way and checks the sums against per-source fingerprints.
 
 Output (-o): a header line, then `vertex<TAB>value` per vertex, or `u<TAB>v<TAB>value`
 per edge (each undirected edge once), vertices as the file numbers them. Runs on every
-CPU core; not on a GPU yet.
+CPU core; betweenness counting arcs (an unweighted graph, or --unweighted) runs on a GPU
+when there is one (--device auto or cuda): Brandes' searches from thousands of sources at
+once, a block each.
 
 Examples:
   warpgraph centrality road.gr --measure betweenness -o bc.tsv
   warpgraph centrality --generate kron:16 --measure betweenness --samples 256 --seed 7
+  warpgraph centrality --generate kron:20 --unweighted --samples 1024 --device cuda
   warpgraph centrality g.wel --measure edge-betweenness --no-normalized --unweighted
   warpgraph centrality g.mtx --measure closeness --verify --json")]
 pub struct CentralityArgs {
@@ -122,16 +125,12 @@ enum Outcome {
 
 pub fn run(args: CentralityArgs, quiet: bool) -> Result<()> {
     check_options(&args)?;
-    if let Device::Cuda(_) = args.run.device {
-        return Err(Error::Unsupported(
-            "centrality is not on the GPU yet: run it with --device cpu (or auto)".into(),
-        )
-        .into());
-    }
     let (g, graph_name) = args.graph.load(quiet)?;
+    let device = device(&args, &g, quiet)?;
+    let gpu = device.gpu()?;
     let bar = Bar::new(quiet || args.run.json, false);
     let t = Instant::now();
-    let outcome = compute(&args, &g, &bar).map_err(|e| explain(e, &g))?;
+    let outcome = compute(&args, &g, gpu.as_ref(), &bar).map_err(|e| explain(e, &g))?;
     let secs = t.elapsed().as_secs_f64();
     let verified = if args.run.verify {
         verify(&args, &g, &outcome)?;
@@ -142,11 +141,48 @@ pub fn run(args: CentralityArgs, quiet: bool) -> Result<()> {
     if let Some(path) = &args.run.output {
         write_atomic(path, None, |w| write_tsv(w, &g, args.measure, &outcome))?;
     }
-    let sources = match &outcome {
-        Outcome::Centrality(c) => c.sources.len(),
-        Outcome::Scores(s) => s.vertices.len(),
+    let (sources, kernels) = match &outcome {
+        Outcome::Centrality(c) => (c.sources.len(), c.kernel_seconds),
+        Outcome::Scores(s) => (s.vertices.len(), None),
     };
-    report(&args, &g, &graph_name, sources, secs, verified)
+    let done = Done {
+        device,
+        sources,
+        secs,
+        kernels,
+        verified,
+    };
+    report(&args, &g, &graph_name, &done)
+}
+
+/// Where the measure runs: betweenness counting arcs (an unweighted graph, or
+/// `--unweighted`) on a GPU where `--device` allows one; the rest on the CPU, and
+/// `--device cuda` for them is an error that says so.
+fn device(args: &CentralityArgs, g: &Graph, quiet: bool) -> Result<Device> {
+    let counts_arcs = args.unweighted || g.weight_type() == warpgraph::WeightType::None;
+    let gpu_code = args.measure == Measure::Betweenness && counts_arcs;
+    if !gpu_code && matches!(args.run.device, Device::Cuda(_)) {
+        bail!(
+            "on a GPU, centrality has betweenness counting arcs only (an unweighted graph, or \
+             --unweighted): run {} with --device cpu",
+            if args.measure == Measure::Betweenness {
+                "weighted betweenness"
+            } else {
+                args.measure.name()
+            }
+        );
+    }
+    let what = format!("{} centrality", args.measure.name());
+    crate::cmd::common::resolve_device(args.run.device, &what, gpu_code, quiet || args.run.json)
+}
+
+/// How a run went, for the report.
+struct Done {
+    device: Device,
+    sources: usize,
+    secs: f64,
+    kernels: Option<f64>,
+    verified: Option<bool>,
 }
 
 /// Refuses options that do not belong to the measure.
@@ -212,10 +248,15 @@ fn harmonic_opts(args: &CentralityArgs) -> HarmonicOptions {
     }
 }
 
-fn compute(args: &CentralityArgs, g: &Graph, bar: &Bar) -> warpgraph::Result<Outcome> {
+fn compute(
+    args: &CentralityArgs,
+    g: &Graph,
+    gpu: Option<&std::sync::Arc<warpgraph::cuda::Gpu>>,
+    bar: &Bar,
+) -> warpgraph::Result<Outcome> {
     Ok(match args.measure {
         Measure::Betweenness => {
-            Outcome::Centrality(centrality::betweenness(g, &vertex_opts(args), bar)?)
+            Outcome::Centrality(centrality::betweenness_on(g, &vertex_opts(args), gpu, bar)?)
         }
         Measure::EdgeBetweenness => {
             Outcome::Centrality(centrality::edge_betweenness(g, &edge_opts(args), bar)?)
@@ -287,33 +328,28 @@ fn write_tsv(w: &mut dyn Write, g: &Graph, m: Measure, outcome: &Outcome) -> std
     Ok(())
 }
 
-fn report(
-    args: &CentralityArgs,
-    g: &Graph,
-    graph_name: &str,
-    sources: usize,
-    secs: f64,
-    verified: Option<bool>,
-) -> Result<()> {
+fn report(args: &CentralityArgs, g: &Graph, graph_name: &str, done: &Done) -> Result<()> {
     let m = args.measure.name();
     if args.run.json {
         let j = serde_json::json!({
-            "problem": "centrality", "measure": m, "device": Device::Cpu.describe(),
+            "problem": "centrality", "measure": m, "device": done.device.describe(),
             "graph": graph_name, "vertices": g.num_vertices(), "edges": g.num_edges(),
             "weighted": !args.unweighted && g.weight_type() != warpgraph::WeightType::None,
-            "searches": sources, "sampled": args.samples.is_some(), "seconds": secs,
-            "verified": verified,
+            "searches": done.sources, "sampled": args.samples.is_some(), "seconds": done.secs,
+            "kernel_seconds": done.kernels, "verified": done.verified,
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
         return Ok(());
     }
     println!(
-        "centrality ({m}) on {}: {} searches over {} vertices in {secs:.4} s",
-        Device::Cpu.describe(),
-        commas(sources as u64),
-        commas(g.num_vertices() as u64)
+        "centrality ({m}) on {}: {} searches over {} vertices in {:.4} s{}",
+        done.device.describe(),
+        commas(done.sources as u64),
+        commas(g.num_vertices() as u64),
+        done.secs,
+        crate::cmd::common::in_kernels(done.kernels)
     );
-    if verified.is_some() {
+    if done.verified.is_some() {
         println!("verification: PASS");
     }
     Ok(())

@@ -29,7 +29,10 @@ use super::{
     workers_for, BetweennessOptions, Centrality, EdgeBetweennessOptions, Sources, Weighting,
 };
 use crate::error::{Error, Result};
-use crate::graph::{Csr, Graph, VertexId};
+use std::sync::Arc;
+
+use crate::cuda::Gpu;
+use crate::graph::{Csr, Graph, VertexId, Weights};
 use crate::progress::Progress;
 use crate::sssp::cpu::ArcWeights;
 
@@ -62,10 +65,26 @@ pub fn betweenness(
     opts: &BetweennessOptions,
     progress: &dyn Progress,
 ) -> Result<Centrality> {
+    betweenness_on(g, opts, None, progress)
+}
+
+/// [`betweenness`] on `gpu` when one is given: Brandes' searches from many sources at
+/// once ([`super::cuda`]), for an unweighted graph or [`Weighting::Unit`].
+///
+/// # Errors
+/// As [`betweenness`]; on a GPU, [`Error::Unsupported`] for a weighted graph (weighted
+/// betweenness runs on the CPU), [`Error::OutOfMemory`] when the graph and one source's
+/// state do not fit (bytes needed and free), [`Error::Gpu`] for a driver error.
+pub fn betweenness_on(
+    g: &Graph,
+    opts: &BetweennessOptions,
+    gpu: Option<&Arc<Gpu>>,
+    progress: &dyn Progress,
+) -> Result<Centrality> {
     let target = Target::Vertices {
         endpoints: opts.endpoints,
     };
-    let (mut r, sampled) = run(g, opts.weighting, &opts.sources, target, progress)?;
+    let (mut r, sampled) = run(g, opts.weighting, &opts.sources, target, gpu, progress)?;
     let n = g.num_vertices();
     r.scale = scale(n, sampled, opts.normalized, g.is_directed(), opts.endpoints);
     let is_source = source_mask(n, &r.sources, sampled);
@@ -88,7 +107,14 @@ pub fn edge_betweenness(
     opts: &EdgeBetweennessOptions,
     progress: &dyn Progress,
 ) -> Result<Centrality> {
-    let (mut r, sampled) = run(g, opts.weighting, &opts.sources, Target::Arcs, progress)?;
+    let (mut r, sampled) = run(
+        g,
+        opts.weighting,
+        &opts.sources,
+        Target::Arcs,
+        None,
+        progress,
+    )?;
     r.scale = scale(
         g.num_vertices(),
         sampled,
@@ -182,6 +208,7 @@ fn run(
     weighting: Weighting,
     sources: &Sources,
     target: Target,
+    gpu: Option<&Arc<Gpu>>,
     progress: &dyn Progress,
 ) -> Result<(Centrality, Option<usize>)> {
     let n = g.num_vertices();
@@ -197,14 +224,36 @@ fn run(
     };
     let csr = g.out();
     let weights = weights_of(g, weighting);
-    check_nonnegative(csr, weights)?;
-    let (values, fingerprints) =
-        dispatch!(weights, unit, w => sums(csr, w, unit, &list, target, progress))?;
+    let (values, fingerprints, kernel_seconds) = match (gpu, target) {
+        (Some(gpu), Target::Vertices { endpoints }) => {
+            if !matches!(weights, Weights::None) {
+                return Err(Error::Unsupported(
+                    "betweenness on a GPU counts arcs, not weights: ask for unweighted \
+                     betweenness, or run weighted betweenness on the CPU"
+                        .into(),
+                ));
+            }
+            let (v, f, secs) = super::cuda::sums(gpu, csr, &list, endpoints, progress)?;
+            (v, f, Some(secs))
+        }
+        (Some(_), Target::Arcs) => {
+            return Err(Error::Unsupported(
+                "edge betweenness runs on the CPU".into(),
+            ))
+        }
+        (None, _) => {
+            check_nonnegative(csr, weights)?;
+            let (v, f) =
+                dispatch!(weights, unit, w => sums(csr, w, unit, &list, target, progress))?;
+            (v, f, None)
+        }
+    };
     let r = Centrality {
         values,
         sources: list,
         fingerprints,
         scale: (1.0, 1.0),
+        kernel_seconds,
     };
     Ok((r, sampled))
 }

@@ -93,11 +93,12 @@ macro_rules! dispatch {
 }
 
 mod betweenness;
+pub mod cuda;
 mod distance;
 mod search;
 mod verify;
 
-pub use betweenness::{betweenness, edge_betweenness, edge_values};
+pub use betweenness::{betweenness, betweenness_on, edge_betweenness, edge_values};
 pub use distance::{closeness, harmonic};
 pub use verify::{verify_betweenness, verify_closeness, verify_edge_betweenness, verify_harmonic};
 
@@ -232,6 +233,8 @@ pub struct Centrality {
     /// The factor applied to the sums of a vertex that is a sampled source, and to every
     /// other one (equal unless betweenness without endpoints was sampled).
     pub scale: (f64, f64),
+    /// On a GPU, the seconds its kernels took (CUDA events).
+    pub kernel_seconds: Option<f64>,
 }
 
 /// Closeness or harmonic centrality of some vertices.
