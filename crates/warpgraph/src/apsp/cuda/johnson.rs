@@ -35,6 +35,7 @@ use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, ReadBack};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
+use crate::sssp::cpu::DistKey;
 use crate::sssp::cuda::{kernels, GpuSssp};
 use crate::sssp::Potentials;
 
@@ -181,6 +182,25 @@ fn narrow_fits(gpu: &Gpu, n: usize, w: &[i64]) -> Result<bool> {
         && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX))
 }
 
+/// The width of the general kernel's buckets for weights `w` on `n` vertices: 0 (one
+/// bucket, label-correcting) on graphs of 8 or more arcs a vertex, where few rounds reach
+/// everything; else the mean weight (of an evenly spaced sample; at least 1 for integer
+/// distances), so that a road-like graph's long paths are settled in order instead of
+/// being lowered many times over.
+fn bucket_width<D: Unweight + Copy>(w: &[D], n: usize) -> D {
+    let m = w.len();
+    if m >= 8 * n.max(1) || m == 0 {
+        return D::ZERO;
+    }
+    let k = m.min(4096);
+    let mean = (0..k).map(|j| w[j * (m / k)].as_f64()).sum::<f64>() / k as f64;
+    let width = D::from_f64(mean);
+    match width > D::ZERO {
+        true => width,
+        false => D::from_f64(1.0),
+    }
+}
+
 /// Lanes of the general kernel per frontier vertex for `n` vertices and `m` arcs: the
 /// mean degree rounded up to a power of two, 1 to 32 (a warp).
 fn lanes_per_vertex(n: u64, m: u64) -> u32 {
@@ -194,9 +214,9 @@ struct Plan {
     /// else the 64-bit distance type), for the general kernel its three flags, the
     /// sources (4 each) and the targets of a table's columns (4 each).
     graph: u64,
-    /// Bytes per source searched at once: its distances (8n), two lists (8n) and stamps
-    /// (4n); with rows in shared memory, only the 32-bit row that comes back (4n); and a
-    /// table's gathered columns (8 or 4 each).
+    /// Bytes per source searched at once: its distances (8n), four lists (16n), stamps
+    /// and far marks (8n); with rows in shared memory, only the 32-bit row that comes back
+    /// (4n); and a table's gathered columns (8 or 4 each).
     per_source: u64,
     /// Sources searched at once: as many as half the free memory left by the graph
     /// holds and [`HOST_BATCH_BYTES`] of rows allow, at least 1, at most [`MAX_BATCH`]
@@ -223,7 +243,7 @@ impl Plan {
             + 4 * rows as u64
             + 4 * gathered;
         let cell = if narrow { 4 } else { 8 };
-        let per_source = if narrow { 4 } else { 20 } * n64 + cell * gathered;
+        let per_source = if narrow { 4 } else { 32 } * n64 + cell * gathered;
         let batch = (free.saturating_sub(graph) / 2 / per_source.max(1))
             .min(HOST_BATCH_BYTES / (8 * c64).max(1)) as usize;
         Plan {
@@ -258,6 +278,8 @@ enum Search<D: DeviceRepr> {
     Global {
         f: CudaFunction,
         wt: CudaSlice<D>,
+        /// The buckets' width ([`bucket_width`]).
+        width: D,
         dist: CudaSlice<D>,
         lists: CudaSlice<u32>,
         stamps: CudaSlice<u32>,
@@ -511,9 +533,10 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                 Search::Global {
                     f: gpu.function(names, &format!("sssp_batch_{suffix}"))?,
                     wt: gpu.upload(weights.w)?,
+                    width: bucket_width(weights.w, n),
                     dist: gpu.zeros::<D>(batch * n)?,
-                    lists: gpu.zeros::<u32>(2 * batch * n)?,
-                    stamps: gpu.zeros::<u32>(batch * n)?,
+                    lists: gpu.zeros::<u32>(4 * batch * n)?,
+                    stamps: gpu.zeros::<u32>(2 * batch * n)?,
                     flags: gpu.zeros::<u32>(3)?,
                     pick,
                 }
@@ -564,6 +587,7 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
             Search::Global {
                 f,
                 wt,
+                width,
                 dist,
                 lists,
                 stamps,
@@ -579,15 +603,17 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                     .arg(sources)
                     .arg(&first32)
                     .arg(&group)
+                    .arg(&*width)
                     .arg(&mut *dist)
                     .arg(&mut *lists)
                     .arg(&mut *stamps)
                     .arg(&mut *flags);
                 // SAFETY: matches sssp_batch_*(off, tgt, wt, n, sources, first, group,
-                // dist_all, lists, stamps, flags) with the weights in the distance type (the suffix):
-                // block b < rows searches from sources[first + b] (within the uploaded
-                // sources) and uses row b of dist (n), 2n list entries and n stamps, all
-                // within the batch's buffers.
+                // width, dist_all, lists, stamps, flags) with the weights and the width in
+                // the distance type (the suffix): block b < rows searches from
+                // sources[first + b] (within the uploaded sources) and uses row b of dist
+                // (n), 4n list entries and 2n stamps and marks, all within the batch's
+                // buffers.
                 unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
                 if let Some(p) = pick {
                     p.launch(gpu, dist, n32, rows)?;
@@ -643,12 +669,12 @@ mod tests {
     #[test]
     fn plans_by_hand() {
         // 1,000 vertices, 16,000 arcs, rows in device memory: offsets 8 * 1,001, targets
-        // 4 * 16,000, 64-bit weights 8 * 16,000, three flags, 1,000 sources 4 each; 20
+        // 4 * 16,000, 64-bit weights 8 * 16,000, three flags, 1,000 sources 4 each; 32
         // bytes a vertex a source. A GiB free holds more than n sources at once: all 1,000.
         let p = Plan::new((1000, 1000, None), 16_000, false, 1 << 30);
-        assert_eq!((p.graph, p.per_source, p.batch), (204_020, 20_000, 1000));
-        assert_eq!(p.bytes(), 204_020 + 1000 * 20_000);
-        assert_eq!(p.least(), 224_020);
+        assert_eq!((p.graph, p.per_source, p.batch), (204_020, 32_000, 1000));
+        assert_eq!(p.bytes(), 204_020 + 1000 * 32_000);
+        assert_eq!(p.least(), 236_020);
         // Rows in shared memory: 32-bit weights, 4 bytes a vertex a source; 2 MB free
         // holds (2,000,000 - 140,008) / 2 / 4,000 = 232 sources.
         let p = Plan::new((1000, 1000, None), 16_000, true, 2_000_000);
@@ -657,7 +683,7 @@ mod tests {
         // A table of 10 sources and 50 targets: the targets go up too (4 each), a
         // source's 50 gathered columns take 8 bytes each, and there are 10 rows in all.
         let p = Plan::new((1000, 10, Some(50)), 16_000, false, 1 << 30);
-        assert_eq!((p.graph, p.per_source, p.batch), (200_260, 20_400, 10));
+        assert_eq!((p.graph, p.per_source, p.batch), (200_260, 32_400, 10));
         // Rows of 1,000 columns fit the host's 512 MiB 65,536 at a time: the cap of
         // 4,096 rules.
         let p = Plan::new((1 << 20, 100_000, Some(1000)), 16 << 20, true, 100 << 30);
@@ -665,6 +691,12 @@ mod tests {
         // A million vertices: the host's 512 MiB of 8-byte rows hold 64 sources at once.
         let p = Plan::new((1 << 20, 1 << 20, None), 16 << 20, true, 100 << 30);
         assert_eq!(p.batch, 64);
+        // Buckets as wide as the mean weight on a sparse graph, one bucket on a dense one.
+        let w: Vec<i64> = (0..3000).map(|i| [100, 156][i % 2]).collect();
+        assert_eq!(bucket_width(&w, 1000), 128);
+        assert_eq!(bucket_width(&w, 300), 0);
+        assert_eq!(bucket_width(&[0.25f64, 0.75], 1), 0.5);
+        assert_eq!(bucket_width(&[0i64; 4], 2), 1);
         // Lanes per frontier vertex follow the mean degree.
         assert_eq!(lanes_per_vertex(4 << 20, 15 << 20), 4);
         assert_eq!(lanes_per_vertex(1 << 20, 64 << 20), 32);

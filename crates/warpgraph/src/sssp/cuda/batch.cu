@@ -2,51 +2,130 @@
 // shortest paths and distance tables: apsp/cuda/johnson.rs loads these kernels from the
 // SSSP modules.
 
+// The least of x over the block's threads (every thread gets it; all must call).
+template <typename D>
+__device__ D block_min(D x) {
+    __shared__ D least[32];
+    for (u32 o = 16; o > 0; o >>= 1) {
+        D y = __shfl_down_sync(0xffffffffu, x, o);
+        x = y < x ? y : x;
+    }
+    if ((threadIdx.x & 31) == 0) least[threadIdx.x >> 5] = x;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        x = threadIdx.x < (blockDim.x >> 5) ? least[threadIdx.x] : Dist<D>::inf();
+        for (u32 o = 16; o > 0; o >>= 1) {
+            D y = __shfl_down_sync(0xffffffffu, x, o);
+            x = y < x ? y : x;
+        }
+        if (threadIdx.x == 0) least[0] = x;
+    }
+    __syncthreads();
+    D out = least[0];
+    __syncthreads();
+    return out;
+}
+
 // Many sources at once, for Johnson's searches (apsp/cuda): block b searches from source
-// sources[first + b] over non-negative weights, label-correcting: its frontier's
-// vertices (a group of `group` lanes each, 1 to 32, a power of two: the host sizes it to
-// the mean degree, so that a road-like graph's few arcs do not leave most of a warp idle;
-// the group's lanes take the arcs) lower distances by atomic minimum, and every
-// vertex lowered joins the next frontier once (a stamp per round), until a frontier is
-// empty. Block b's distances are row b of dist_all (n each), its two lists and stamps its
-// own slices of lists (2n) and stamps (n).
+// sources[first + b] over non-negative weights, in buckets of `width` with the near/far
+// split of Davidson, Baxter, Garland and Owens (IPDPS 2014), each block on its own. Its
+// near list's vertices (a group of `group` lanes each, 1 to 32, a power of two: the host
+// sizes it to the mean degree, so that a road-like graph's few arcs do not leave most of
+// a warp idle; the group's lanes take the arcs) lower distances by atomic minimum; a
+// vertex lowered below the bucket's end joins the next near list once (a stamp per
+// round), one lowered beyond it the far list once (a mark, cleared when it leaves). When
+// the near list is empty, the bucket moves to the one of the least far distance and the
+// far list is split: those now below its end become the near list, the rest stay. Width
+// 0 is one bucket: the label-correcting search of a small-world graph, where buckets would
+// only add rounds. Block b's distances are row b of dist_all (n each); its near, next,
+// far and kept lists its own slice of lists (4n), its stamps and marks of stamps (2n).
 template <typename W, typename D>
 __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const u32* sources,
-                      u32 first, u32 group, D* dist_all, u32* lists, u32* stamps, u32* flags) {
-    __shared__ u32 next_len;
+                      u32 first, u32 group, D width, D* dist_all, u32* lists, u32* stamps,
+                      u32* flags) {
+    __shared__ u32 next_len, far_len, kept_len;
     u32 s = sources[first + blockIdx.x];
     D* dist = dist_all + (u64)blockIdx.x * n;
-    u32* cur = lists + (u64)blockIdx.x * 2 * n;
+    u32* cur = lists + (u64)blockIdx.x * 4 * n;
     u32* nxt = cur + n;
-    u32* stamp = stamps + (u64)blockIdx.x * n;
+    u32* far = nxt + n;
+    u32* kept = far + n;
+    u32* stamp = stamps + (u64)blockIdx.x * 2 * n;
+    u32* in_far = stamp + n;
     u32 lane = threadIdx.x & (group - 1), team = threadIdx.x / group, teams = blockDim.x / group;
     for (u32 v = threadIdx.x; v < n; v += blockDim.x) {
         dist[v] = v == s ? Dist<D>::zero() : Dist<D>::inf();
         stamp[v] = 0;
+        in_far[v] = 0;
     }
-    if (threadIdx.x == 0) cur[0] = s;
-    u32 len = 1;
-    for (u32 round = 1; len > 0; round++) {
-        if (threadIdx.x == 0) next_len = 0;
+    if (threadIdx.x == 0) {
+        cur[0] = s;
+        far_len = 0;
+    }
+    __syncthreads();
+    D end = width > Dist<D>::zero() ? width : Dist<D>::inf();
+    u32 len = 1, round = 1;
+    for (;;) {
+        for (; len > 0; round++) {
+            if (threadIdx.x == 0) next_len = 0;
+            __syncthreads();
+            for (u32 i = team; i < len; i += teams) {
+                u32 u = cur[i];
+                D du = Dist<D>::load(dist + u);
+                for (u64 e = off[u] + lane; e < off[u + 1]; e += group) {
+                    u32 v = tgt[e];
+                    D nd;
+                    if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
+                    else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd)) {
+                        if (nd < end) {
+                            if (atomicExch(stamp + v, round) != round)
+                                nxt[atomicAdd(&next_len, 1)] = v;
+                        } else if (atomicExch(in_far + v, 1) == 0) {
+                            far[atomicAdd(&far_len, 1)] = v;
+                        }
+                    }
+                }
+            }
+            __syncthreads();
+            len = next_len;
+            u32* t = cur;
+            cur = nxt;
+            nxt = t;
+            __syncthreads();  // next_len is read before it is cleared
+        }
+        u32 waiting = far_len;
+        if (waiting == 0) break;
+        // The next bucket: the one of the least far distance.
+        D least = Dist<D>::inf();
+        for (u32 i = threadIdx.x; i < waiting; i += blockDim.x) {
+            D d = Dist<D>::load(dist + far[i]);
+            least = d < least ? d : least;
+        }
+        least = block_min(least);
+        // (A far entry lowered into the bucket since is simply taken: the bucket stays.)
+        if (!(least < end)) end = Dist<D>::boundary(end, least, width);
+        if (threadIdx.x == 0) {
+            next_len = 0;
+            kept_len = 0;
+        }
         __syncthreads();
-        for (u32 i = team; i < len; i += teams) {
-            u32 u = cur[i];
-            D du = Dist<D>::load(dist + u);
-            for (u64 e = off[u] + lane; e < off[u + 1]; e += group) {
-                u32 v = tgt[e];
-                D nd;
-                if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
-                else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd) &&
-                         atomicExch(stamp + v, round) != round)
-                    nxt[atomicAdd(&next_len, 1)] = v;
+        for (u32 i = threadIdx.x; i < waiting; i += blockDim.x) {
+            u32 v = far[i];
+            if (Dist<D>::load(dist + v) < end) {
+                in_far[v] = 0;
+                if (atomicExch(stamp + v, round) != round) cur[atomicAdd(&next_len, 1)] = v;
+            } else {
+                kept[atomicAdd(&kept_len, 1)] = v;
             }
         }
         __syncthreads();
         len = next_len;
-        u32* t = cur;
-        cur = nxt;
-        nxt = t;
-        __syncthreads();  // next_len is read before it is cleared
+        u32* t = far;
+        far = kept;
+        kept = t;
+        round++;
+        if (threadIdx.x == 0) far_len = kept_len;
+        __syncthreads();
     }
 }
 
@@ -123,9 +202,11 @@ extern "C" __global__ void sssp_gather_u32(const u32* rows, u32 n, const u32* co
 #define BATCH_KERNELS(SUFFIX, W, D)                                                            \
     extern "C" __global__ void sssp_batch_##SUFFIX(const u64* off, const u32* tgt,             \
                                                    const W* wt, u32 n, const u32* sources,     \
-                                                   u32 first, u32 group, D* dist_all,          \
-                                                   u32* lists, u32* stamps, u32* flags) {      \
-        batch<W, D>(off, tgt, wt, n, sources, first, group, dist_all, lists, stamps, flags);   \
+                                                   u32 first, u32 group, D width,              \
+                                                   D* dist_all, u32* lists, u32* stamps,       \
+                                                   u32* flags) {                               \
+        batch<W, D>(off, tgt, wt, n, sources, first, group, width, dist_all, lists, stamps,    \
+                    flags);                                                                    \
     }                                                                                          \
     extern "C" __global__ void sssp_gather_##SUFFIX(const D* rows, u32 n, const u32* cols,     \
                                                     u32 c, u32 k, D* out) {                    \
