@@ -10,10 +10,13 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::str::FromStr;
+
 use warpgraph::centrality::{
-    betweenness, closeness, edge_betweenness, harmonic, BetweennessOptions, ClosenessOptions,
+    betweenness_on, closeness, edge_betweenness, harmonic, BetweennessOptions, ClosenessOptions,
     EdgeBetweennessOptions, HarmonicOptions, Sources,
 };
+use warpgraph::device::Device;
 use warpgraph::{Graph, NoProgress, VertexId, VertexIds};
 
 use crate::graph::PyGraph;
@@ -50,10 +53,11 @@ fn as_directed(g: &Graph, directed: bool) -> warpgraph::Result<Option<Graph>> {
 /// betweenness sources (all by default; a list is scaled as a sample of its size) or
 /// the harmonic sources. `normalized` and `endpoints` are betweenness's, `wf_improved`
 /// closeness's. Weighted when `g` has weights (non-negative: a negative one raises
-/// `ValueError`).
+/// `ValueError`). `device`: `auto` (a GPU where there is one), `cpu`, `cuda`, `cuda:N`;
+/// only betweenness of an unweighted graph runs on a GPU, the rest on the CPU.
 #[pyfunction]
 #[pyo3(signature = (g, measure, directed, sources=None, vertices=None, normalized=true,
-                    endpoints=false, wf_improved=true))]
+                    endpoints=false, wf_improved=true, device="auto"))]
 #[allow(clippy::too_many_arguments)]
 pub fn centrality<'py>(
     py: Python<'py>,
@@ -65,8 +69,15 @@ pub fn centrality<'py>(
     normalized: bool,
     endpoints: bool,
     wf_improved: bool,
+    device: &str,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let n = g.g.num_vertices();
+    // Betweenness counting arcs has GPU code; the rest runs on the CPU.
+    let gpu_code = measure == "betweenness" && g.g.weight_type() == warpgraph::WeightType::None;
+    let gpu = match Device::from_str(device).or_py()?.resolve("centrality", gpu_code).or_py()?.0 {
+        Device::Cuda(i) if gpu_code => Some(warpgraph::cuda::Gpu::open(i).or_py()?),
+        _ => None,
+    };
     let sources = self::vertices(sources, n)?;
     let vertices = self::vertices(vertices, n)?;
     let values = py
@@ -82,7 +93,7 @@ pub fn centrality<'py>(
                         endpoints,
                         ..Default::default()
                     };
-                    betweenness(graph, &opts, &NoProgress)?.values
+                    betweenness_on(graph, &opts, gpu.as_ref(), &NoProgress)?.values
                 }
                 "edge_betweenness" => {
                     let opts = EdgeBetweennessOptions {
