@@ -278,3 +278,46 @@ fn build(n: usize, src: Vec<u32>, dst: Vec<u32>, w: Weights, directed: bool) -> 
         })
         .unwrap()
 }
+
+/// An unweighted small-world graph's table (multi-source BFS, 64 sources a pass, here 150
+/// of them with repeats, to listed and to all targets) equals the table of the same graph
+/// with every weight 1 (a Dijkstra per source).
+#[test]
+fn multi_source_bfs_tables_equal_dijkstra_tables() {
+    use warpgraph::generate::{generate, GenerateOptions, Generator};
+    let spec = Generator::Kronecker {
+        scale: 10,
+        edge_factor: 16,
+    };
+    let unweighted = generate(
+        &spec,
+        &GenerateOptions {
+            weights: warpgraph::generate::WeightSpec::None,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let csr = unweighted.out();
+    let ones = EdgeList::new(
+        unweighted.num_vertices() as u64,
+        (0..unweighted.num_vertices() as u32)
+            .flat_map(|u| csr.row(u).map(move |_| u))
+            .collect(),
+        csr.targets().to_vec(),
+        Weights::from(vec![1i32; csr.targets().len()]),
+    )
+    .unwrap()
+    .build(&BuildOptions::default())
+    .unwrap();
+    let n = unweighted.num_vertices();
+    let mut rng = Rng::new(11);
+    for targets in [axis(&mut rng, n, 300, false), Axis::All(n)] {
+        let sel = Selection {
+            sources: axis(&mut rng, n, 150, false),
+            targets,
+        };
+        let bfs = table(&unweighted, &sel, false, Backend::Cpu).unwrap();
+        let dijkstra = table(&ones, &sel, false, Backend::Cpu).unwrap();
+        assert_eq!(bfs.as_i64(), dijkstra.as_i64(), "{:?}", sel.targets.len());
+    }
+}

@@ -18,14 +18,21 @@
 //! negative weight, `h = 0` and both the Bellman-Ford pass and the reweighted copy of the
 //! weights are skipped.
 //!
+//! An unweighted graph of 8 or more arcs a vertex is searched by multi-source BFS instead
+//! (without predecessors): 64 sources a pass over the graph, one bit each
+//! ([`crate::bfs::cpu::multi_source_bfs`]).
+//!
 //! # Parallelisation
 //! Sources are cut into blocks of rows (about 16 MiB of distances each, or a quarter of the
 //! available memory if that is less, so memory stays O(block x n) whatever n is); within a
 //! block each source's Dijkstra runs serially on its own rayon task, and the finished block goes to the sink before the next one starts.
 
+use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+
 use rayon::prelude::*;
 
 use crate::apsp::{ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo, Selection};
+use crate::bfs::cpu::{multi_source_bfs, MULTI_SOURCE_WIDTH};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weight, NO_VERTEX};
 use crate::progress::{NoProgress, Progress};
@@ -168,9 +175,22 @@ pub fn table_with(
     };
     with_weights!(csr.weights(),
         ws => typed(&run, ws, sink)?,
-        none => run.rows(&Unit, None, sink)?
+        none => match !opts.predecessors && small_world(csr) {
+            true => run.hops(sink)?,
+            false => run.rows(&Unit, None, sink)?,
+        }
     );
     sink.finish()
+}
+
+/// Whether an unweighted graph's table is made by multi-source BFS: on graphs of 8 or
+/// more arcs a vertex, where the searches of a batch cross the same vertices within a few
+/// levels of one another (Kronecker 18, 256 x 1,000 table, 2 threads: 0.95 s against 6.6
+/// s for a Dijkstra per source). On a road-like grid they seldom meet, and the passes of
+/// thousands of short levels lose to independent searches (grid 512²: 4.0-4.8 s against
+/// 3.7 s).
+fn small_world(csr: &Csr) -> bool {
+    csr.num_arcs() >= 8 * csr.num_vertices().max(1) as u64
 }
 
 /// Rows of `cols` values per block, of `rows` in all: about [`BLOCK_BYTES`] of distances
@@ -449,6 +469,97 @@ impl Run<'_> {
         }
         self.progress.finish();
         Ok(())
+    }
+}
+
+impl Run<'_> {
+    /// The rows of an unweighted graph by multi-source BFS ([`multi_source_bfs`]): up to
+    /// 64 sources a pass, the hop counts written straight into the block's rows.
+    fn hops(&self, sink: &mut dyn RowSink) -> Result<()> {
+        let (rows, cols) = (&self.info.rows, &self.info.cols);
+        let (k, c) = (rows.len(), cols.len());
+        if k == 0 || c == 0 {
+            return Ok(());
+        }
+        let columns = Columns::new(self.csr.num_vertices(), cols);
+        let pass = self.block.min(MULTI_SOURCE_WIDTH);
+        self.progress.begin("johnson", k as u64);
+        for first in (0..k).step_by(self.block) {
+            let now = self.block.min(k - first);
+            let block: Vec<AtomicI64> = (0..now * c)
+                .into_par_iter()
+                .map(|_| AtomicI64::new(i64::MAX))
+                .collect();
+            for at in (first..first + now).step_by(pass) {
+                let sources: Vec<VertexId> = (at..(at + pass).min(first + now))
+                    .map(|i| rows.vertex(i))
+                    .collect();
+                let base = at - first;
+                multi_source_bfs(self.csr, &sources, |v, bits, level| {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        let row = (base + bits.trailing_zeros() as usize) * c;
+                        bits &= bits - 1;
+                        columns.each(v, |j| block[row + j].store(i64::from(level), Relaxed));
+                    }
+                });
+            }
+            let dist: Vec<i64> = block.into_par_iter().map(AtomicI64::into_inner).collect();
+            sink.rows(&RowBlock {
+                first,
+                row_len: c,
+                dist: Dists::I64(&dist),
+                pred: None,
+            })?;
+            self.progress.advance(now as u64);
+        }
+        self.progress.finish();
+        Ok(())
+    }
+}
+
+/// Where each vertex stands among a table's columns: its own column for every vertex, or
+/// the (possibly several, possibly no) places of a list of targets.
+enum Columns {
+    All,
+    /// For vertex `v`, `at[start[v]..start[v + 1]]`.
+    Listed {
+        start: Vec<u32>,
+        at: Vec<u32>,
+    },
+}
+
+impl Columns {
+    fn new(n: usize, cols: &crate::apsp::Axis) -> Columns {
+        let Some(list) = cols.list() else {
+            return Columns::All;
+        };
+        let mut start = vec![0u32; n + 1];
+        for &t in list {
+            start[t as usize + 1] += 1;
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut at = vec![0u32; list.len()];
+        for (j, &t) in list.iter().enumerate() {
+            at[fill[t as usize] as usize] = j as u32;
+            fill[t as usize] += 1;
+        }
+        Columns::Listed { start, at }
+    }
+
+    /// Calls `f` with each column of vertex `v`.
+    #[inline]
+    fn each(&self, v: VertexId, mut f: impl FnMut(usize)) {
+        match self {
+            Columns::All => f(v as usize),
+            Columns::Listed { start, at } => {
+                let (a, b) = (start[v as usize] as usize, start[v as usize + 1] as usize);
+                at[a..b].iter().for_each(|&j| f(j as usize));
+            }
+        }
     }
 }
 
