@@ -163,7 +163,11 @@ pub fn sssp<'py>(
                     }
                     Ok(())
                 })?,
-                _ if batched(graph.out().weights().min_f64().is_some_and(|x| x < 0.0), false) => {
+                _ if batched(
+                    graph.out().weights().min_f64().is_some_and(|x| x < 0.0),
+                    false,
+                ) =>
+                {
                     let backend = engine_apsp::Backend::Cpu;
                     table(graph, &sources, backend, &mut dist, pred.as_deref_mut())?;
                 }
@@ -236,7 +240,11 @@ impl engine_apsp::RowSink for Fill<'_> {
         let out = &mut self.dist[at..at + block.dist.len()];
         match block.dist {
             engine_apsp::Dists::I64(d) => out.par_iter_mut().zip(d).for_each(|(o, &x)| {
-                *o = if x == i64::MAX { f64::INFINITY } else { x as f64 };
+                *o = if x == i64::MAX {
+                    f64::INFINITY
+                } else {
+                    x as f64
+                };
             }),
             engine_apsp::Dists::F64(d) => out.par_iter_mut().zip(d).for_each(|(o, &x)| *o = x),
         }

@@ -74,7 +74,12 @@ pub fn centrality<'py>(
     let n = g.g.num_vertices();
     // Betweenness counting arcs has GPU code; the rest runs on the CPU.
     let gpu_code = measure == "betweenness" && g.g.weight_type() == warpgraph::WeightType::None;
-    let gpu = match Device::from_str(device).or_py()?.resolve("centrality", gpu_code).or_py()?.0 {
+    let gpu = match Device::from_str(device)
+        .or_py()?
+        .resolve("centrality", gpu_code)
+        .or_py()?
+        .0
+    {
         Device::Cuda(i) if gpu_code => Some(warpgraph::cuda::Gpu::open(i).or_py()?),
         _ => None,
     };
