@@ -77,7 +77,7 @@ enum Command {
     Distances(cmd::distances::DistancesArgs),
     /// Minimum spanning forest (boruvka, kruskal).
     Mst(cmd::mst::MstArgs),
-    /// Betweenness, edge betweenness, closeness or harmonic centrality (CPU).
+    /// Betweenness (also on a GPU), edge betweenness, closeness or harmonic centrality.
     Centrality(cmd::centrality::CentralityArgs),
     /// Time an algorithm over many verified trials (Graph500-style roots).
     Bench(cmd::bench::BenchArgs),
