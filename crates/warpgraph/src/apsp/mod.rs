@@ -482,6 +482,35 @@ pub enum DistValues {
     F64(Vec<f64>),
 }
 
+impl DistValues {
+    /// The values, when they are integers.
+    pub fn as_i64(&self) -> Option<&[i64]> {
+        match self {
+            DistValues::I64(d) => Some(d),
+            DistValues::F64(_) => None,
+        }
+    }
+
+    /// The values, when they are floats.
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        match self {
+            DistValues::F64(d) => Some(d),
+            DistValues::I64(_) => None,
+        }
+    }
+
+    /// Value `i` as `f64` (`inf` for an unreachable integer distance).
+    pub fn get_f64(&self, i: usize) -> Option<f64> {
+        Some(match self {
+            DistValues::I64(d) => match *d.get(i)? {
+                i64::MAX => f64::INFINITY,
+                x => x as f64,
+            },
+            DistValues::F64(d) => *d.get(i)?,
+        })
+    }
+}
+
 impl DistMatrix {
     /// Assembles a matrix; `dist` (and `pred`, if given) must hold `n * n` values.
     ///
@@ -521,18 +550,12 @@ impl DistMatrix {
 
     /// All distances row-major, when they are integers.
     pub fn as_i64(&self) -> Option<&[i64]> {
-        match &self.dist {
-            DistValues::I64(d) => Some(d),
-            DistValues::F64(_) => None,
-        }
+        self.dist.as_i64()
     }
 
     /// All distances row-major, when they are floats.
     pub fn as_f64(&self) -> Option<&[f64]> {
-        match &self.dist {
-            DistValues::F64(d) => Some(d),
-            DistValues::I64(_) => None,
-        }
+        self.dist.as_f64()
     }
 
     /// Row `s`: the distances from `s`.
@@ -549,18 +572,7 @@ impl DistMatrix {
     /// The distance from `s` to `t` as f64 (`f64::INFINITY` when unreachable), `None` when
     /// either is out of range.
     pub fn get_f64(&self, s: VertexId, t: VertexId) -> Option<f64> {
-        let i = self.index(s, t)?;
-        Some(match &self.dist {
-            DistValues::I64(d) => {
-                let x = *d.get(i)?;
-                if x == i64::INFINITY {
-                    f64::INFINITY
-                } else {
-                    x as f64
-                }
-            }
-            DistValues::F64(d) => *d.get(i)?,
-        })
+        self.dist.get_f64(self.index(s, t)?)
     }
 
     /// Consumes the matrix, returning its values and predecessors (row-major) without

@@ -175,18 +175,12 @@ pub struct DistTable {
 impl DistTable {
     /// Integer distances (`i64::MAX`: unreachable), row-major.
     pub fn as_i64(&self) -> Option<&[i64]> {
-        match &self.dist {
-            DistValues::I64(d) => Some(d),
-            DistValues::F64(_) => None,
-        }
+        self.dist.as_i64()
     }
 
     /// Float distances (`inf`: unreachable), row-major.
     pub fn as_f64(&self) -> Option<&[f64]> {
-        match &self.dist {
-            DistValues::F64(d) => Some(d),
-            DistValues::I64(_) => None,
-        }
+        self.dist.as_f64()
     }
 
     /// The distance of row `i`, column `j` as `f64` (`inf` when unreachable).
@@ -194,14 +188,7 @@ impl DistTable {
         if i >= self.rows.len() || j >= self.cols.len() {
             return None;
         }
-        let at = i * self.cols.len() + j;
-        Some(match &self.dist {
-            DistValues::I64(d) => match d[at] {
-                i64::MAX => f64::INFINITY,
-                x => x as f64,
-            },
-            DistValues::F64(d) => d[at],
-        })
+        self.dist.get_f64(i * self.cols.len() + j)
     }
 
     /// The predecessors, row-major, when the run computed them.

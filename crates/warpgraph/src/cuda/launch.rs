@@ -17,3 +17,10 @@ pub(crate) fn grid_for(items: u64, threads: u32) -> (u32, u32) {
         .clamp(1, u64::from(u32::MAX));
     (blocks as u32, threads)
 }
+
+/// Lanes given each vertex of a frontier that a group of lanes expands: the mean degree of
+/// `n` vertices with `m` arcs rounded up to a power of two, 1 to 32 (a warp), so that a
+/// road-like graph's few arcs do not leave most of a warp idle.
+pub(crate) fn lanes_per_vertex(n: u64, m: u64) -> u32 {
+    (m.div_ceil(n.max(1)).clamp(1, 32) as u32).next_power_of_two()
+}

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use crate::apsp::cpu::johnson::{reweighted, Reweighted, Unweight};
 use crate::apsp::{ApspOptions, DistType, RowBlock, RowSink, RowsInfo, Selection};
-use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource, ReadBack};
+use crate::cuda::{gpu_err, lanes_per_vertex, launch_config, Gpu, KernelSource, ReadBack};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
@@ -199,12 +199,6 @@ fn bucket_width<D: Unweight + Copy>(w: &[D], n: usize) -> D {
         true => width,
         false => D::from_f64(1.0),
     }
-}
-
-/// Lanes of the general kernel per frontier vertex for `n` vertices and `m` arcs: the
-/// mean degree rounded up to a power of two, 1 to 32 (a warp).
-fn lanes_per_vertex(n: u64, m: u64) -> u32 {
-    (m.div_ceil(n.max(1)).clamp(1, 32) as u32).next_power_of_two()
 }
 
 /// How the batched searches use the device.

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, PushKernelArg};
 
-use crate::cuda::{gpu_err, launch_config, Gpu, KernelSource};
+use crate::cuda::{gpu_err, lanes_per_vertex, launch_config, Gpu, KernelSource};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use crate::progress::Progress;
@@ -129,12 +129,6 @@ struct State {
     bounds: CudaSlice<u32>,
     bc: CudaSlice<f64>,
     fps: CudaSlice<f64>,
-}
-
-/// Lanes per frontier vertex for `n` vertices and `m` arcs: the mean degree rounded up to
-/// a power of two, 1 to 32 (a warp).
-fn lanes_per_vertex(n: u64, m: u64) -> u32 {
-    (m.div_ceil(n.max(1)).clamp(1, 32) as u32).next_power_of_two()
 }
 
 /// How the batches use the device.
