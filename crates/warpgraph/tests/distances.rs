@@ -163,6 +163,53 @@ fn gpu_tables_of_many_sources() {
     }
 }
 
+/// Searches that stop once their targets are settled (targets in one corner of a grid too
+/// large for shared memory, sources anywhere; with an isolated target, nothing stops
+/// early), with 32-bit cells (small weights) and 64-bit ones (path sums past 2^32): the
+/// CPU's table, cell for cell.
+#[test]
+fn gpu_tables_stop_at_their_targets() {
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let side = 320usize;
+    let n = side * side + 1;
+    let mut rng = Rng::new(21);
+    let (mut src, mut dst, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for v in 0..side * side {
+        let (r, c) = (v / side, v % side);
+        for (ok, u) in [(c + 1 < side, v + 1), (r + 1 < side, v + side)] {
+            if ok {
+                src.push(v as u32);
+                dst.push(u as u32);
+                w.push(1 + rng.below(100) as i64);
+            }
+        }
+    }
+    let corner: Vec<VertexId> = (0..40)
+        .map(|i| (i % 8 + (i / 8) * side) as VertexId)
+        .collect();
+    let sources = axis(&mut rng, side * side, 300, false);
+    for scale in [1i64, 100_000_000] {
+        let weights = Weights::from(w.iter().map(|&x| x * scale).collect::<Vec<_>>());
+        let g = build(n, src.clone(), dst.clone(), weights, false);
+        for isolated in [false, true] {
+            let mut targets = corner.clone();
+            if isolated {
+                targets.push((n - 1) as VertexId);
+            }
+            let sel = Selection {
+                sources: sources.clone(),
+                targets: Axis::List(Arc::from(targets)),
+            };
+            let what = format!("scale {scale}, isolated target {isolated}");
+            let cpu = table(&g, &sel, false, Backend::Cpu).unwrap();
+            let on_gpu = table(&g, &sel, false, Backend::Cuda(&gpu, FwVariant::Tuned)).unwrap();
+            assert_eq!(on_gpu, cpu, "{what}");
+        }
+    }
+}
+
 /// No sources or no targets: an empty table; a vertex out of range: an error naming it;
 /// a negative cycle anywhere: refused.
 #[test]

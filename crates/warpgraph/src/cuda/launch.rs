@@ -24,3 +24,12 @@ pub(crate) fn grid_for(items: u64, threads: u32) -> (u32, u32) {
 pub(crate) fn lanes_per_vertex(n: u64, m: u64) -> u32 {
     (m.div_ceil(n.max(1)).clamp(1, 32) as u32).next_power_of_two()
 }
+
+/// Sources searched at once by a batched search whose state takes `per_source` bytes a
+/// source, with `free` device bytes left after what every batch shares: as many as 7/8
+/// of them hold (the rest left to the driver's own allocations and rounding), 1 to
+/// `most`.
+pub(crate) fn sources_at_once(free: u64, per_source: u64, most: usize) -> usize {
+    let fit = free / 8 * 7 / per_source.max(1);
+    (fit.min(most as u64) as usize).max(1)
+}

@@ -52,6 +52,6 @@ pub use timer::GpuTimes;
 
 pub(crate) use buffer::{Buffer, ReadBack, Registered};
 pub(crate) use driver::{driver_err, gpu_err};
-pub(crate) use launch::{grid_for, lanes_per_vertex, launch_config};
+pub(crate) use launch::{grid_for, lanes_per_vertex, launch_config, sources_at_once};
 pub(crate) use mailbox::{Mailbox, Spin};
 pub(crate) use timer::Timer;

@@ -15,11 +15,15 @@
 //! fits 32 bits and a row of 32-bit distances with two frontier bitmaps fits a block's
 //! shared memory (`4n + n/4` bytes: n up to about 53,000 on Hopper), the whole search of a
 //! source lives in shared memory (`sssp_batch_shared_u32`: the cheap shared-memory atomics
-//! are what make it fast); otherwise rows live in device memory (`sssp_batch_*`, a warp
-//! per frontier vertex). Each batch's rows come back through two page-locked buffers
-//! while the GPU searches from the next batch, and the host widens and un-reweights them
-//! (`d - h(s) + h(t)`, checked) in one pass before the sink takes them; a batch's rows
-//! take at most 512 MiB on the host.
+//! are what make it fast); otherwise rows live in device memory (`sssp_batch_*`: near-far
+//! buckets per source, a group of lanes per frontier vertex), in 32-bit cells where the
+//! path sums fit, else 64-bit ones. A table of named targets stops each search once
+//! every target is settled, and only the targets' columns are gathered to come back.
+//! Batches are as large as 7/8 of the free device memory holds, so that a table's
+//! thousand sources run in one wave. Each batch's rows come back through two page-locked
+//! buffers while the GPU searches from the next batch, and the host widens and
+//! un-reweights them (`d - h(s) + h(t)`, checked) in one pass before the sink takes them;
+//! a batch's rows take at most 512 MiB on the host.
 
 use std::sync::Arc;
 
@@ -31,7 +35,9 @@ use rayon::prelude::*;
 
 use crate::apsp::cpu::johnson::{reweighted, Reweighted, Unweight};
 use crate::apsp::{ApspOptions, DistType, RowBlock, RowSink, RowsInfo, Selection};
-use crate::cuda::{gpu_err, lanes_per_vertex, launch_config, Gpu, KernelSource, ReadBack};
+use crate::cuda::{
+    gpu_err, lanes_per_vertex, launch_config, sources_at_once, Gpu, KernelSource, ReadBack,
+};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, VertexId};
 use crate::progress::Progress;
@@ -69,8 +75,9 @@ pub fn johnson(
 
 /// Johnson's searches on `gpu` from the sources of `sel` only, the rows cut down to its
 /// targets on the GPU before they come back (see [`crate::apsp::distances_on`]); the
-/// seconds its kernels took. Each search runs to its end (there is no early stop on the
-/// GPU).
+/// seconds its kernels took. With named targets, a search on rows in device memory stops
+/// once it has settled all of them (the shared-memory search, on small graphs, runs to
+/// its end).
 ///
 /// # Errors
 /// As [`johnson`]; [`Error::InvalidArgument`] for a source or target that is not a vertex.
@@ -87,15 +94,20 @@ pub fn johnson_table(
     let (r, potentials_seconds) = reweighted_on(gpu, g)?;
     let searches = match r {
         Reweighted::I64(w, h) => {
-            let narrow = narrow_fits(gpu, g.num_vertices(), &w)?
-                .then(|| w.par_iter().map(|&x| x as u32).collect());
-            let weights = Weights { w: &w, narrow };
+            let cells = cells_for(gpu, g.num_vertices(), &w)?;
+            let narrow = (cells != Cells::Wide).then(|| w.par_iter().map(|&x| x as u32).collect());
+            let weights = Weights {
+                w: &w,
+                narrow,
+                cells,
+            };
             rows(gpu, g, sel, weights, h.as_deref(), "i64", sink, progress)
         }
         Reweighted::F64(w, h) => {
             let weights = Weights {
                 w: &w,
                 narrow: None,
+                cells: Cells::Wide,
             };
             rows(gpu, g, sel, weights, h.as_deref(), "f64", sink, progress)
         }
@@ -103,11 +115,23 @@ pub fn johnson_table(
     Ok(potentials_seconds + searches)
 }
 
-/// The (non-negative) weights the searches run on, and the same as 32-bit weights when
-/// the shared-memory search can take them.
+/// The (non-negative) weights the searches run on, the same as 32-bit weights when the
+/// searches' cells are 32-bit, and those cells.
 struct Weights<'a, D> {
     w: &'a [D],
     narrow: Option<Vec<u32>>,
+    cells: Cells,
+}
+
+/// The cells of the searches' distances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cells {
+    /// 32-bit, a source's whole row in its block's shared memory.
+    Shared,
+    /// 32-bit, in device memory.
+    Narrow,
+    /// The distance type's (64-bit), in device memory.
+    Wide,
 }
 
 /// The weights the searches run on ([`reweighted`]), the potentials (with a negative
@@ -127,7 +151,7 @@ fn reweighted_on(gpu: &Arc<Gpu>, g: &Graph) -> Result<(Reweighted, f64)> {
 }
 
 /// Device bytes [`johnson`] allocates for `g` on `gpu` now, at its peak: the reweighted
-/// graph and as many sources' searches at once as half the free memory holds (at most
+/// graph and as many sources' searches at once as 7/8 of the free memory holds (at most
 /// 4,096, at most n), by the plan the run itself follows (so it depends on the free memory
 /// at the call); or, if more, Bellman-Ford's for the potentials (with a negative weight;
 /// it runs first, so this call runs it too).
@@ -138,12 +162,12 @@ fn reweighted_on(gpu: &Arc<Gpu>, g: &Graph) -> Result<(Reweighted, f64)> {
 pub fn johnson_bytes(gpu: &Arc<Gpu>, g: &Graph, opts: &ApspOptions) -> Result<u64> {
     check_options(opts)?;
     let n = g.num_vertices();
-    let (narrow, negative) = match reweighted_on(gpu, g)?.0 {
-        Reweighted::I64(w, h) => (narrow_fits(gpu, n, &w)?, h.is_some()),
-        Reweighted::F64(_, h) => (false, h.is_some()),
+    let (cells, negative) = match reweighted_on(gpu, g)?.0 {
+        Reweighted::I64(w, h) => (cells_for(gpu, n, &w)?, h.is_some()),
+        Reweighted::F64(_, h) => (Cells::Wide, h.is_some()),
     };
     let shape = (n, n, None);
-    let searches = Plan::new(shape, g.out().num_arcs(), narrow, gpu.free_bytes()?).bytes();
+    let searches = Plan::new(shape, g.out().num_arcs(), cells, gpu.free_bytes()?).bytes();
     // Bellman-Ford's memory is freed before the searches allocate theirs.
     Ok(match negative {
         true => searches.max(crate::sssp::cuda::bytes_needed(g)),
@@ -169,17 +193,21 @@ fn shared_bytes(n: usize) -> u64 {
     4 * n as u64 + 8 * n.div_ceil(32) as u64
 }
 
-/// Whether the shared-memory search can take the reweighted (non-negative) weights `w` as
-/// `u32`: every path sum below `u32::MAX` (`(n - 1) * max weight`) and a row and its
-/// bitmaps within the GPU's shared memory per block.
-fn narrow_fits(gpu: &Gpu, n: usize, w: &[i64]) -> Result<bool> {
-    let limit = gpu.max_shared_per_block()?;
+/// The cells the searches can hold the distances of the reweighted (non-negative)
+/// weights `w` in: 32-bit when every path sum stays below `u32::MAX` (`(n - 1) * max
+/// weight`), in shared memory when a row and its bitmaps also fit a block's.
+fn cells_for(gpu: &Gpu, n: usize, w: &[i64]) -> Result<Cells> {
     let max = w.par_iter().copied().max().unwrap_or(0);
-    Ok(n > 0
-        // (a kilobyte left for the kernel's own static shared memory)
-        && shared_bytes(n) + 1024 <= limit
+    let narrow = n > 0
         && (0..=i64::from(u32::MAX)).contains(&max)
-        && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX))
+        && (max as u128) * (n as u128 - 1) < u128::from(u32::MAX);
+    // (a kilobyte left for the kernel's own static shared memory)
+    let shared = shared_bytes(n) + 1024 <= gpu.max_shared_per_block()?;
+    Ok(match (narrow, shared) {
+        (true, true) => Cells::Shared,
+        (true, false) => Cells::Narrow,
+        (false, _) => Cells::Wide,
+    })
 }
 
 /// The width of the general kernel's buckets for weights `w` on `n` vertices: 0 (one
@@ -204,42 +232,49 @@ fn bucket_width<D: Unweight + Copy>(w: &[D], n: usize) -> D {
 /// How the batched searches use the device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Plan {
-    /// Bytes of the graph: offsets, targets, weights (32-bit with rows in shared memory,
-    /// else the 64-bit distance type), for the general kernel its three flags, the
-    /// sources (4 each) and the targets of a table's columns (4 each).
+    /// Bytes of the graph: offsets, targets, weights (32-bit with 32-bit cells, else the
+    /// 64-bit distance type), for the bucketed kernels three flags, the sources (4 each),
+    /// and for a table of named targets their columns (4 each) and, for the early stop,
+    /// their index (4 a vertex).
     graph: u64,
-    /// Bytes per source searched at once: its distances (8n), four lists (16n), stamps
-    /// and far marks (8n); with rows in shared memory, only the 32-bit row that comes back
-    /// (4n); and a table's gathered columns (8 or 4 each).
+    /// Bytes per source searched at once: its distances (4n or 8n), four lists (16n),
+    /// stamps and far marks (8n); with rows in shared memory, only the 32-bit row that
+    /// comes back (4n); and for a table of named targets its gathered columns (4 or 8
+    /// each) and its bits of the targets reached.
     per_source: u64,
-    /// Sources searched at once: as many as half the free memory left by the graph
-    /// holds and [`HOST_BATCH_BYTES`] of rows allow, at least 1, at most [`MAX_BATCH`]
-    /// and the number of rows.
+    /// Sources searched at once: as many as [`sources_at_once`] of the free memory left
+    /// by the graph holds and [`HOST_BATCH_BYTES`] of rows allow, at least 1, at most
+    /// [`MAX_BATCH`] and the number of rows.
     batch: usize,
 }
 
 impl Plan {
     /// The plan for `n` vertices, `rows` sources and, for a table of named targets,
-    /// `gathered` columns (else rows of all `n`), `m` arcs, rows in shared memory
-    /// (`narrow`) or not, `free` device bytes free before the graph goes up.
+    /// `gathered` columns (else rows of all `n`), `m` arcs, the searches' `cells`, `free`
+    /// device bytes free before the graph goes up.
     fn new(
         (n, rows, gathered): (usize, usize, Option<usize>),
         m: u64,
-        narrow: bool,
+        cells: Cells,
         free: u64,
     ) -> Plan {
         let n64 = n as u64;
         let c64 = gathered.unwrap_or(n) as u64;
+        let (cell, row) = match cells {
+            Cells::Shared => (4, 4),
+            Cells::Narrow => (4, 28),
+            Cells::Wide => (8, 32),
+        };
+        let (stop, bits) = match (gathered, cells) {
+            (Some(c), Cells::Narrow | Cells::Wide) => (4 * n64, 4 * c.div_ceil(32) as u64),
+            _ => (0, 0),
+        };
         let gathered = gathered.map_or(0, |c| c as u64);
-        let graph = 8 * (n64 + 1)
-            + 4 * m
-            + if narrow { 4 * m } else { 8 * m + 12 }
-            + 4 * rows as u64
-            + 4 * gathered;
-        let cell = if narrow { 4 } else { 8 };
-        let per_source = if narrow { 4 } else { 32 } * n64 + cell * gathered;
-        let batch = (free.saturating_sub(graph) / 2 / per_source.max(1))
-            .min(HOST_BATCH_BYTES / (8 * c64).max(1)) as usize;
+        let flags = if cells == Cells::Shared { 0 } else { 12 };
+        let graph = 8 * (n64 + 1) + (4 + cell) * m + flags + 4 * rows as u64 + 4 * gathered + stop;
+        let per_source = row * n64 + cell * gathered + bits;
+        let most = (HOST_BATCH_BYTES / (8 * c64).max(1)) as usize;
+        let batch = sources_at_once(free.saturating_sub(graph), per_source, most);
         Plan {
             graph,
             per_source,
@@ -258,9 +293,9 @@ impl Plan {
     }
 }
 
-/// How the batches search: rows in shared memory with 32-bit distances, or the general
-/// kernel with rows in device memory; and, for a table of named targets, how their
-/// columns are picked out of the rows.
+/// How the batches search: rows in shared memory with 32-bit distances, or in buckets
+/// with rows of 32-bit or of the distance type's cells in device memory; and, for a table
+/// of named targets, how their columns are picked out of the rows.
 enum Search<D: DeviceRepr> {
     Shared {
         f: CudaFunction,
@@ -269,17 +304,8 @@ enum Search<D: DeviceRepr> {
         bytes: u32,
         pick: Option<Pick<u32>>,
     },
-    Global {
-        f: CudaFunction,
-        wt: CudaSlice<D>,
-        /// The buckets' width ([`bucket_width`]).
-        width: D,
-        dist: CudaSlice<D>,
-        lists: CudaSlice<u32>,
-        stamps: CudaSlice<u32>,
-        flags: CudaSlice<u32>,
-        pick: Option<Pick<D>>,
-    },
+    Narrow(Buckets<u32>),
+    Wide(Buckets<D>),
 }
 
 /// The columns of a table's targets, gathered from a batch's whole rows
@@ -354,7 +380,7 @@ where
     let (k, c) = (info.rows.len(), info.cols.len());
     let picked = info.cols.list();
     let shape = (n, k, picked.map(<[VertexId]>::len));
-    let plan = Plan::new(shape, m, weights.narrow.is_some(), gpu.free_bytes()?);
+    let plan = Plan::new(shape, m, weights.cells, gpu.free_bytes()?);
     gpu.check_memory(
         || format!("johnson on {n} vertices (the graph and one source's search)"),
         plan.least(),
@@ -481,9 +507,10 @@ where
 }
 
 impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>> Search<D> {
-    /// The search over `weights` (with 32-bit weights, rows in shared memory), its kernel
-    /// for the distance type `suffix`, its buffers for `batch` sources of `n` vertices,
-    /// and the gathering of the columns `picked`, when named.
+    /// The search over `weights` (with 32-bit weights, rows in shared memory or 32-bit
+    /// rows in device memory), its kernels for the distance type `suffix`, its buffers for
+    /// `batch` sources of `n` vertices, and the gathering of the columns `picked`, when
+    /// named.
     fn new(
         gpu: &Gpu,
         weights: Weights<'_, D>,
@@ -492,8 +519,9 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
         picked: Option<&[VertexId]>,
     ) -> Result<Search<D>> {
         let names = kernels(suffix);
-        Ok(match weights.narrow {
-            Some(w32) => {
+        let width = bucket_width(weights.w, n);
+        Ok(match (weights.cells, weights.narrow) {
+            (Cells::Shared, Some(w32)) => {
                 let f = gpu.function(names, "sssp_batch_shared_u32")?;
                 let bytes = shared_bytes(n) as u32;
                 // The function is shared by every thread of the process: allow it the GPU's
@@ -519,21 +547,34 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                     pick,
                 }
             }
-            None => {
-                let gather = format!("sssp_gather_{suffix}");
-                let pick = picked
-                    .map(|cols| Pick::new(gpu, names, &gather, cols, batch))
-                    .transpose()?;
-                Search::Global {
-                    f: gpu.function(names, &format!("sssp_batch_{suffix}"))?,
-                    wt: gpu.upload(weights.w)?,
-                    width: bucket_width(weights.w, n),
-                    dist: gpu.zeros::<D>(batch * n)?,
-                    lists: gpu.zeros::<u32>(4 * batch * n)?,
-                    stamps: gpu.zeros::<u32>(2 * batch * n)?,
-                    flags: gpu.zeros::<u32>(3)?,
-                    pick,
-                }
+            (Cells::Narrow, Some(w32)) => {
+                // (An integer width below 2^32: it is at most the largest weight.)
+                let width = width.as_f64() as u32;
+                let kernel = ("sssp_batch_u32", "sssp_gather_u32");
+                Search::Narrow(Buckets::new(
+                    gpu,
+                    names,
+                    kernel,
+                    &w32,
+                    width,
+                    (batch, n),
+                    picked,
+                )?)
+            }
+            _ => {
+                let kernel = (
+                    &*format!("sssp_batch_{suffix}"),
+                    &*format!("sssp_gather_{suffix}"),
+                );
+                Search::Wide(Buckets::new(
+                    gpu,
+                    names,
+                    kernel,
+                    weights.w,
+                    width,
+                    (batch, n),
+                    picked,
+                )?)
             }
         })
     }
@@ -577,51 +618,18 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                 if let Some(p) = pick {
                     p.launch(gpu, dev, n32, rows)?;
                 }
+                Ok(())
             }
-            Search::Global {
-                f,
-                wt,
-                width,
-                dist,
-                lists,
-                stamps,
-                flags,
-                pick,
-            } => {
-                let group = lanes_per_vertex(off.len() as u64 - 1, tgt.len() as u64);
-                let mut b = gpu.stream().launch_builder(f);
-                b.arg(off)
-                    .arg(tgt)
-                    .arg(&*wt)
-                    .arg(&n32)
-                    .arg(sources)
-                    .arg(&first32)
-                    .arg(&group)
-                    .arg(&*width)
-                    .arg(&mut *dist)
-                    .arg(&mut *lists)
-                    .arg(&mut *stamps)
-                    .arg(&mut *flags);
-                // SAFETY: matches sssp_batch_*(off, tgt, wt, n, sources, first, group,
-                // width, dist_all, lists, stamps, flags) with the weights and the width in
-                // the distance type (the suffix): block b < rows searches from
-                // sources[first + b] (within the uploaded sources) and uses row b of dist
-                // (n), 4n list entries and 2n stamps and marks, all within the batch's
-                // buffers.
-                unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
-                if let Some(p) = pick {
-                    p.launch(gpu, dist, n32, rows)?;
-                }
-            }
+            Search::Narrow(s) => s.launch(gpu, (off, tgt, sources), (n32, first32), rows),
+            Search::Wide(s) => s.launch(gpu, (off, tgt, sources), (n32, first32), rows),
         }
-        Ok(())
     }
 
     /// Two page-locked buffers of `len` distances as the searches leave them.
     fn read_back(&self, gpu: &Gpu, len: usize) -> Result<Back<D>> {
         Ok(match self {
-            Search::Shared { .. } => Back::Narrow(ReadBack::new(gpu, len)?),
-            Search::Global { .. } => Back::Wide(ReadBack::new(gpu, len)?),
+            Search::Shared { .. } | Search::Narrow(_) => Back::Narrow(ReadBack::new(gpu, len)?),
+            Search::Wide(_) => Back::Wide(ReadBack::new(gpu, len)?),
         })
     }
 
@@ -633,27 +641,161 @@ impl<D: DeviceRepr + ValidAsZeroBits + Unweight + Copy + Send + Sync + From<u32>
                 r.queue(gpu, k, &p.out, 0..len)
             }
             (Search::Shared { out, .. }, Back::Narrow(r)) => r.queue(gpu, k, out, 0..len),
-            (Search::Global { pick: Some(p), .. }, Back::Wide(r)) => {
-                r.queue(gpu, k, &p.out, 0..len)
-            }
-            (Search::Global { dist, .. }, Back::Wide(r)) => r.queue(gpu, k, dist, 0..len),
+            (Search::Narrow(s), Back::Narrow(r)) => r.queue(gpu, k, s.rows(), 0..len),
+            (Search::Wide(s), Back::Wide(r)) => r.queue(gpu, k, s.rows(), 0..len),
             _ => unreachable!("read_back made the buffers for this search"),
         }
     }
 
     /// An error where a path sum left the distance range on the GPU in any batch.
     fn check_range(&self, gpu: &Gpu) -> Result<()> {
-        if let Search::Global { flags, .. } = self {
-            let mut flag = [0u32];
-            gpu.download_into(flags, &mut flag)?;
-            if flag[0] != 0 {
-                return Err(Error::Overflow(
-                    "a path sum left the distance range on the GPU".into(),
-                ));
-            }
+        let flags = match self {
+            Search::Shared { .. } => return Ok(()),
+            Search::Narrow(s) => &s.flags,
+            Search::Wide(s) => &s.flags,
+        };
+        let mut flag = [0u32];
+        gpu.download_into(flags, &mut flag)?;
+        match flag[0] {
+            0 => Ok(()),
+            _ => Err(Error::Overflow(
+                "a path sum left the distance range on the GPU".into(),
+            )),
+        }
+    }
+}
+
+/// The bucketed searches with rows of `T` in device memory (`sssp_batch_*`).
+struct Buckets<T> {
+    f: CudaFunction,
+    wt: CudaSlice<T>,
+    /// The buckets' width ([`bucket_width`]).
+    width: T,
+    dist: CudaSlice<T>,
+    lists: CudaSlice<u32>,
+    stamps: CudaSlice<u32>,
+    flags: CudaSlice<u32>,
+    stop: Stop,
+    pick: Option<Pick<T>>,
+}
+
+impl<T: DeviceRepr + ValidAsZeroBits + Copy + Send + Sync> Buckets<T> {
+    /// The searches by the kernels `(search, gather)` of `names` over the weights `w`,
+    /// in buckets of `width`, for `batch` sources of `n` vertices, stopping early at
+    /// the targets `picked` and gathering their columns, when named.
+    fn new(
+        gpu: &Gpu,
+        names: &KernelSource,
+        (search, gather): (&str, &str),
+        w: &[T],
+        width: T,
+        (batch, n): (usize, usize),
+        picked: Option<&[VertexId]>,
+    ) -> Result<Self> {
+        Ok(Buckets {
+            f: gpu.function(names, search)?,
+            wt: gpu.upload(w)?,
+            width,
+            dist: gpu.zeros::<T>(batch * n)?,
+            lists: gpu.zeros::<u32>(4 * batch * n)?,
+            stamps: gpu.zeros::<u32>(2 * batch * n)?,
+            flags: gpu.zeros::<u32>(3)?,
+            stop: Stop::new(gpu, picked, n, batch)?,
+            pick: picked
+                .map(|cols| Pick::new(gpu, names, gather, cols, batch))
+                .transpose()?,
+        })
+    }
+
+    /// What comes back: the gathered columns of a table of named targets, else the rows.
+    fn rows(&self) -> &CudaSlice<T> {
+        self.pick.as_ref().map_or(&self.dist, |p| &p.out)
+    }
+
+    /// As [`Search::launch`].
+    fn launch(
+        &mut self,
+        gpu: &Gpu,
+        (off, tgt, sources): (&CudaSlice<u64>, &CudaSlice<u32>, &CudaSlice<u32>),
+        (n32, first32): (u32, u32),
+        rows: usize,
+    ) -> Result<()> {
+        let group = lanes_per_vertex(off.len() as u64 - 1, tgt.len() as u64);
+        let mut b = gpu.stream().launch_builder(&self.f);
+        b.arg(off)
+            .arg(tgt)
+            .arg(&self.wt)
+            .arg(&n32)
+            .arg(sources)
+            .arg(&first32)
+            .arg(&group)
+            .arg(&self.width)
+            .arg(&self.stop.tindex)
+            .arg(&self.stop.want)
+            .arg(&mut self.dist)
+            .arg(&mut self.lists)
+            .arg(&mut self.stamps)
+            .arg(&mut self.stop.got)
+            .arg(&mut self.flags);
+        // SAFETY: matches sssp_batch_*(off, tgt, wt, n, sources, first, group, width,
+        // tindex, want, dist_all, lists, stamps, got_all, flags) with the weights and the
+        // width in the row type: block b < rows searches from sources[first + b] (within
+        // the uploaded sources) and uses row b of dist (n), 4n list entries, 2n stamps and
+        // marks and ceil(want / 32) words of got, all within the batch's buffers; tindex
+        // holds n entries below want whenever want > 0.
+        unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
+        if let Some(p) = &mut self.pick {
+            p.launch(gpu, &self.dist, n32, rows)?;
         }
         Ok(())
     }
+}
+
+/// The early stop of a table's searches: each target's index among the distinct targets
+/// (`u32::MAX` for other vertices), their number, and each source's bits of the targets
+/// it has reached. Without named targets, `want` is 0 and nothing stops early.
+struct Stop {
+    tindex: CudaSlice<u32>,
+    want: u32,
+    got: CudaSlice<u32>,
+}
+
+impl Stop {
+    /// The stop at the targets `picked` (if named) on `n` vertices, for `batch` sources.
+    fn new(gpu: &Gpu, picked: Option<&[VertexId]>, n: usize, batch: usize) -> Result<Stop> {
+        let Some(cols) = picked else {
+            return Ok(Stop {
+                tindex: gpu.zeros::<u32>(1)?,
+                want: 0,
+                got: gpu.zeros::<u32>(1)?,
+            });
+        };
+        let (tindex, want) = target_index(cols, n);
+        Ok(Stop {
+            tindex: gpu.upload(&tindex)?,
+            want,
+            got: gpu.zeros::<u32>((batch * stop_words(want)).max(1))?,
+        })
+    }
+}
+
+/// Each vertex's index among the distinct targets `cols` (in order of first naming;
+/// `u32::MAX` for a vertex that is not one), and their number.
+fn target_index(cols: &[VertexId], n: usize) -> (Vec<u32>, u32) {
+    let mut index = vec![u32::MAX; n];
+    let mut want = 0;
+    for &t in cols {
+        if index[t as usize] == u32::MAX {
+            index[t as usize] = want;
+            want += 1;
+        }
+    }
+    (index, want)
+}
+
+/// Words of a source's bits of `want` targets reached.
+fn stop_words(want: u32) -> usize {
+    want.div_ceil(32) as usize
 }
 
 #[cfg(test)]
@@ -665,25 +807,37 @@ mod tests {
         // 1,000 vertices, 16,000 arcs, rows in device memory: offsets 8 * 1,001, targets
         // 4 * 16,000, 64-bit weights 8 * 16,000, three flags, 1,000 sources 4 each; 32
         // bytes a vertex a source. A GiB free holds more than n sources at once: all 1,000.
-        let p = Plan::new((1000, 1000, None), 16_000, false, 1 << 30);
+        let p = Plan::new((1000, 1000, None), 16_000, Cells::Wide, 1 << 30);
         assert_eq!((p.graph, p.per_source, p.batch), (204_020, 32_000, 1000));
         assert_eq!(p.bytes(), 204_020 + 1000 * 32_000);
         assert_eq!(p.least(), 236_020);
+        // 10 MB free: 7/8 of what the graph leaves, (10,000,000 - 204,020) / 8 * 7 / 32,000.
+        let p = Plan::new((1000, 1000, None), 16_000, Cells::Wide, 10_000_000);
+        assert_eq!(p.batch, 267);
         // Rows in shared memory: 32-bit weights, 4 bytes a vertex a source; 2 MB free
-        // holds (2,000,000 - 140,008) / 2 / 4,000 = 232 sources.
-        let p = Plan::new((1000, 1000, None), 16_000, true, 2_000_000);
-        assert_eq!((p.graph, p.per_source, p.batch), (140_008, 4000, 232));
-        assert_eq!(p.bytes(), 140_008 + 232 * 4000);
-        // A table of 10 sources and 50 targets: the targets go up too (4 each), a
-        // source's 50 gathered columns take 8 bytes each, and there are 10 rows in all.
-        let p = Plan::new((1000, 10, Some(50)), 16_000, false, 1 << 30);
-        assert_eq!((p.graph, p.per_source, p.batch), (200_260, 32_400, 10));
+        // holds (2,000,000 - 140,008) / 8 * 7 / 4,000 = 406 sources.
+        let p = Plan::new((1000, 1000, None), 16_000, Cells::Shared, 2_000_000);
+        assert_eq!((p.graph, p.per_source, p.batch), (140_008, 4000, 406));
+        assert_eq!(p.bytes(), 140_008 + 406 * 4000);
+        // A table of 10 sources and 50 targets: the targets go up too (4 each) with the
+        // early stop's index (4 a vertex); a source's 50 gathered columns take 8 bytes
+        // each and its bits of targets reached two words; there are 10 rows in all.
+        let p = Plan::new((1000, 10, Some(50)), 16_000, Cells::Wide, 1 << 30);
+        assert_eq!((p.graph, p.per_source, p.batch), (204_260, 32_408, 10));
+        // With 32-bit cells: 32-bit weights, 28 bytes a vertex, 4 a gathered column.
+        let p = Plan::new((1000, 10, Some(50)), 16_000, Cells::Narrow, 1 << 30);
+        assert_eq!((p.graph, p.per_source), (140_260, 28_208));
         // Rows of 1,000 columns fit the host's 512 MiB 65,536 at a time: the cap of
         // 4,096 rules.
-        let p = Plan::new((1 << 20, 100_000, Some(1000)), 16 << 20, true, 100 << 30);
+        let p = Plan::new(
+            (1 << 20, 100_000, Some(1000)),
+            16 << 20,
+            Cells::Shared,
+            100 << 30,
+        );
         assert_eq!(p.batch, 4096);
         // A million vertices: the host's 512 MiB of 8-byte rows hold 64 sources at once.
-        let p = Plan::new((1 << 20, 1 << 20, None), 16 << 20, true, 100 << 30);
+        let p = Plan::new((1 << 20, 1 << 20, None), 16 << 20, Cells::Shared, 100 << 30);
         assert_eq!(p.batch, 64);
         // Buckets as wide as the mean weight on a sparse graph, one bucket on a dense one.
         let w: Vec<i64> = (0..3000).map(|i| [100, 156][i % 2]).collect();
@@ -696,7 +850,16 @@ mod tests {
         assert_eq!(lanes_per_vertex(1 << 20, 64 << 20), 32);
         assert_eq!((lanes_per_vertex(10, 0), lanes_per_vertex(0, 0)), (1, 1));
         // Nothing free: one source at a time; no vertex: no panic.
-        assert_eq!(Plan::new((1000, 1000, None), 16_000, false, 0).batch, 1);
-        assert_eq!(Plan::new((0, 0, None), 0, false, 1 << 30).batch, 1);
+        assert_eq!(
+            Plan::new((1000, 1000, None), 16_000, Cells::Wide, 0).batch,
+            1
+        );
+        assert_eq!(Plan::new((0, 0, None), 0, Cells::Narrow, 1 << 30).batch, 1);
+        // The early stop's index of distinct targets, in order of first naming.
+        assert_eq!(
+            target_index(&[3, 1, 3], 5),
+            (vec![u32::MAX, 1, u32::MAX, 0, u32::MAX], 2)
+        );
+        assert_eq!((stop_words(0), stop_words(32), stop_words(33)), (0, 1, 2));
     }
 }

@@ -1,22 +1,27 @@
 // Betweenness centrality on the GPU: Brandes' algorithm from many sources at once, a block
 // per source (centrality/cuda/mod.rs launches it and rescales the sums on the host).
 //
-// Block b takes source s = sources[first + b] and its own slices of the state: levels
-// (UNSEEN until reached), path counts sigma (f64, as NetworkX counts them), dependencies
-// delta, the vertices in the order they were reached, and the start of each level in that
-// order. Forward, level by level: the frontier's vertices (a group of `group` lanes each,
+// Block b takes source s = sources[first + b] and its own slices of the state: a cell of
+// 16 bytes per vertex (its level, UNSEEN until reached, and one double: first the number
+// of shortest paths sigma, f64 as NetworkX counts them, then the vertex's coefficient
+// (1 + delta) / sigma once its dependency delta is known), the vertices in the order they
+// were reached, and the start of each level in that order. A vertex's level and value
+// share one 32-byte sector, so that an arc's visit costs one random access, not two or
+// three. Forward, level by level: the frontier's vertices (a group of `group` lanes each,
 // the lanes over its arcs) claim unseen neighbours for the next level by compare-and-swap,
 // appending them to the order, and add their path counts to every neighbour on the next
 // level (parallel arcs are distinct paths; self loops and arcs within a level count
 // nothing). Backward, from the deepest level up: each vertex w pulls
-// delta(w) = sum over arcs w -> v with level(v) = level(w) + 1 of
-// sigma(w) / sigma(v) * (1 + delta(v)), its group's lanes summing by shuffles; then every
-// reached vertex but s adds delta(w) (plus 1 with endpoints; s then adds the number it
-// reached) to bc by atomic addition, and the block sums its source's fingerprint (each
-// contribution times a fixed weight of its vertex, centrality/mod.rs's
-// fingerprint_weight, for the verifier) into fps[first + b]. Out-arcs serve both passes, so directed graphs need
-// no transpose. Values other threads of the block write are read with __ldcg (from L2),
-// so that no stale L1 line is read after a barrier.
+// delta(w) = sigma(w) * sum over arcs w -> v with level(v) = level(w) + 1 of coef(v),
+// its group's lanes summing by shuffles (NetworkX's arithmetic: coef(v) = (1 + delta(v)) /
+// sigma(v), times sigma(w)), replaces its sigma with its own coefficient (only the level
+// below is read meanwhile), and, unless it is s, adds delta(w) (plus 1 with endpoints; s
+// then adds the number it reached) to bc by atomic addition and its fingerprint term
+// (the contribution times a fixed weight of its vertex, centrality/mod.rs's
+// fingerprint_weight, for the verifier) to the block's, written to fps[first + b]. Out-arcs
+// serve both passes, so directed graphs need no transpose. Values other threads of the
+// block write are read with __ldcg (from L2), so that no stale L1 line is read after a
+// barrier.
 
 #define UNSEEN 0xffffffffu
 
@@ -29,25 +34,33 @@ __device__ __forceinline__ double fingerprint_weight(u64 x) {
     return 1.0 + (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
+struct __align__(16) Cell {
+    u32 level;
+    u32 unused;
+    double x;  // sigma, then (1 + delta) / sigma
+};
+
+// The level and value of cell c, in one 16-byte load from L2.
+__device__ __forceinline__ void load_cell(const Cell* c, u32& level, double& x) {
+    longlong2 both = __ldcg((const longlong2*)c);
+    level = (u32)both.x;
+    x = __longlong_as_double(both.y);
+}
+
 extern "C" __global__ void brandes_batch(const u64* off, const u32* tgt, u32 n,
                                          const u32* sources, u32 first, u32 group,
-                                         u32 endpoints, u32* level_all, double* sigma_all,
-                                         double* delta_all, u32* order_all, u32* bounds_all,
-                                         double* bc, double* fps) {
+                                         u32 endpoints, Cell* cell_all, u32* order_all,
+                                         u32* bounds_all, double* bc, double* fps) {
     __shared__ u32 tail;
     __shared__ double fp;
     u32 s = sources[first + blockIdx.x];
-    u64 base = (u64)blockIdx.x * n;
-    u32* level = level_all + base;
-    double* sigma = sigma_all + base;
-    double* delta = delta_all + base;
-    u32* order = order_all + base;
+    Cell* cell = cell_all + (u64)blockIdx.x * n;
+    u32* order = order_all + (u64)blockIdx.x * n;
     u32* bounds = bounds_all + (u64)blockIdx.x * (n + 1);
     u32 lane = threadIdx.x & (group - 1), team = threadIdx.x / group, teams = blockDim.x / group;
     for (u32 v = threadIdx.x; v < n; v += blockDim.x) {
-        level[v] = v == s ? 0 : UNSEEN;
-        sigma[v] = v == s ? 1.0 : 0.0;
-        delta[v] = 0.0;
+        cell[v].level = v == s ? 0 : UNSEEN;
+        cell[v].x = v == s ? 1.0 : 0.0;
     }
     if (threadIdx.x == 0) {
         order[0] = s;
@@ -62,18 +75,18 @@ extern "C" __global__ void brandes_batch(const u64* off, const u32* tgt, u32 n,
         u32 next = depth + 1;
         for (u32 i = start + team; i < end; i += teams) {
             u32 u = order[i];
-            double su = __ldcg(sigma + u);
+            double su = __ldcg(&cell[u].x);
             for (u64 e = off[u] + lane; e < off[u + 1]; e += group) {
                 u32 v = tgt[e];
-                u32 lv = __ldcg(level + v);
+                u32 lv = __ldcg(&cell[v].level);
                 if (lv == UNSEEN) {
-                    lv = atomicCAS(level + v, UNSEEN, next);
+                    lv = atomicCAS(&cell[v].level, UNSEEN, next);
                     if (lv == UNSEEN) {
                         order[atomicAdd(&tail, 1)] = v;
                         lv = next;
                     }
                 }
-                if (lv == next) atomicAdd(sigma + v, su);
+                if (lv == next) atomicAdd(&cell[v].x, su);
             }
         }
         __threadfence_block();
@@ -84,37 +97,41 @@ extern "C" __global__ void brandes_batch(const u64* off, const u32* tgt, u32 n,
         if (threadIdx.x == 0) bounds[depth] = start;
         __syncthreads();
     }
-    // Levels 0..depth - 1: level k is order[bounds[k]..bounds[k + 1]]; the deepest one's
-    // dependencies stay 0.
+    // Levels 0..depth - 1: level k is order[bounds[k]..bounds[k + 1]]. The deepest level
+    // has no successors (its dependencies are 0); level 0 is s alone, which adds nothing.
     u32 reached = end;
-    for (int k = (int)depth - 2; k >= 0; k--) {
+    double one = endpoints ? 1.0 : 0.0, mine = 0.0;
+    for (int k = (int)depth - 1; k >= 1; k--) {
         u32 lo = __ldcg(bounds + k), hi = __ldcg(bounds + k + 1), succ = (u32)k + 1;
+        bool deepest = k == (int)depth - 1;
         // Every thread runs the same rounds, so that the shuffles below see whole groups.
         for (u32 round = lo; round < hi; round += teams) {
             u32 i = round + team;
-            double d = 0.0;
+            double sum = 0.0;
             u32 w = 0;
-            if (i < hi) {
+            if (i < hi && !deepest) {
                 w = __ldcg(order + i);
-                double sw = __ldcg(sigma + w);
                 for (u64 e = off[w] + lane; e < off[w + 1]; e += group) {
-                    u32 v = tgt[e];
-                    if (__ldcg(level + v) == succ)
-                        d += sw / __ldcg(sigma + v) * (1.0 + __ldcg(delta + v));
+                    u32 lv;
+                    double coef;
+                    load_cell(cell + tgt[e], lv, coef);
+                    if (lv == succ) sum += coef;
                 }
             }
-            for (u32 o = group / 2; o > 0; o /= 2) d += __shfl_down_sync(0xffffffffu, d, o, group);
-            if (i < hi && lane == 0) delta[w] = d;
+            for (u32 o = group / 2; o > 0; o /= 2)
+                sum += __shfl_down_sync(0xffffffffu, sum, o, group);
+            if (i < hi && lane == 0) {
+                if (deepest) w = __ldcg(order + i);
+                double sw = __ldcg(&cell[w].x);
+                double delta = sw * sum;
+                cell[w].x = (1.0 + delta) / sw;
+                double c = delta + one;
+                atomicAdd(bc + w, c);
+                mine += c * fingerprint_weight(w);
+            }
         }
         __threadfence_block();
         __syncthreads();
-    }
-    double one = endpoints ? 1.0 : 0.0, mine = 0.0;
-    for (u32 i = 1 + threadIdx.x; i < reached; i += blockDim.x) {
-        u32 w = __ldcg(order + i);
-        double c = __ldcg(delta + w) + one;
-        atomicAdd(bc + w, c);
-        mine += c * fingerprint_weight(w);
     }
     if (endpoints && threadIdx.x == 0) {
         double c = (double)(reached - 1);

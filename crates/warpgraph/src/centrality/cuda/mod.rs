@@ -8,18 +8,19 @@
 //!
 //! **Method**: U. Brandes, "A faster algorithm for betweenness centrality" (2001), from
 //! many sources at once (`brandes.cu`): a block per source, up to thousands at once, each
-//! with its own levels, path counts, dependencies and order of discovery in device memory
-//! (28 bytes a vertex); a level-synchronous breadth-first search that counts shortest
-//! paths, then the dependencies pulled level by level from the deepest up, added into
-//! one array of sums by atomic addition. The frontier's vertices take a group of lanes
-//! sized to the mean degree, as the batched searches of distance tables do. The batches
-//! are sized to half the free device memory.
+//! with its own levels, path counts (later coefficients) and order of discovery in device
+//! memory (24 bytes a vertex; a vertex's level and value in one 16-byte cell, so that an
+//! arc costs one random access); a level-synchronous breadth-first search that counts
+//! shortest paths, then the dependencies pulled level by level from the deepest up, added
+//! into one array of sums by atomic addition. The frontier's vertices take a group of
+//! lanes sized to the mean degree, as the batched searches of distance tables do. The
+//! batches are as large as 7/8 of the free device memory holds.
 
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, PushKernelArg};
 
-use crate::cuda::{gpu_err, lanes_per_vertex, launch_config, Gpu, KernelSource};
+use crate::cuda::{gpu_err, lanes_per_vertex, launch_config, sources_at_once, Gpu, KernelSource};
 use crate::error::Result;
 use crate::graph::{Csr, VertexId};
 use crate::progress::Progress;
@@ -71,9 +72,7 @@ pub(crate) fn sums(
     let tgt = gpu.upload(csr.targets())?;
     let src = gpu.upload(sources)?;
     let mut state = State {
-        level: gpu.zeros::<u32>(batch * n)?,
-        sigma: gpu.zeros::<f64>(batch * n)?,
-        delta: gpu.zeros::<f64>(batch * n)?,
+        cells: gpu.zeros::<u64>(2 * batch * n)?,
         order: gpu.zeros::<u32>(batch * n)?,
         bounds: gpu.zeros::<u32>(batch * (n + 1))?,
         bc: gpu.zeros::<f64>(n)?,
@@ -95,17 +94,16 @@ pub(crate) fn sums(
             .arg(&first32)
             .arg(&group)
             .arg(&ends)
-            .arg(&mut state.level)
-            .arg(&mut state.sigma)
-            .arg(&mut state.delta)
+            .arg(&mut state.cells)
             .arg(&mut state.order)
             .arg(&mut state.bounds)
             .arg(&mut state.bc)
             .arg(&mut state.fps);
         // SAFETY: matches brandes_batch(off, tgt, n, sources, first, group, endpoints,
-        // level, sigma, delta, order, bounds, bc, fps): block b < rows takes
-        // sources[first + b] (first + rows <= k, the sources uploaded) and slice b of the
-        // state (n values each, n + 1 bounds), all sized for `batch >= rows` blocks; it
+        // cells, order, bounds, bc, fps): block b < rows takes sources[first + b] (first +
+        // rows <= k, the sources uploaded) and slice b of the state (n 16-byte cells, as
+        // two u64 each from a 256-byte aligned start, n values of order, n + 1 bounds),
+        // all sized for `batch >= rows` blocks; it
         // adds into bc (n) and writes fps[first + b] (k).
         unsafe { b.launch(launch_config(rows as u32, THREADS)) }.map_err(gpu_err)?;
         // (Each batch waits for its kernel, so that the progress is the GPU's.)
@@ -122,9 +120,8 @@ pub(crate) fn sums(
 
 /// The device state of a batch of sources.
 struct State {
-    level: CudaSlice<u32>,
-    sigma: CudaSlice<f64>,
-    delta: CudaSlice<f64>,
+    /// Each vertex's level and value (`Cell` in `brandes.cu`), two words each.
+    cells: CudaSlice<u64>,
     order: CudaSlice<u32>,
     bounds: CudaSlice<u32>,
     bc: CudaSlice<f64>,
@@ -137,11 +134,11 @@ struct Plan {
     /// Bytes of the graph (offsets and targets), the sources, the sums (8 a vertex) and
     /// the fingerprints (8 a source).
     fixed: u64,
-    /// Bytes per source searched at once: levels, path counts, dependencies, order and
-    /// level starts (28 a vertex and 4).
+    /// Bytes per source searched at once: cells, order and level starts (24 a vertex
+    /// and 4).
     per_source: u64,
-    /// Sources at once: as many as half the free memory left holds, 1 to [`MAX_BATCH`]
-    /// and at most `k`.
+    /// Sources at once: as many as [`sources_at_once`] of the free memory left holds, 1
+    /// to [`MAX_BATCH`] and at most `k`.
     batch: usize,
 }
 
@@ -150,12 +147,11 @@ impl Plan {
     fn new(n: usize, m: u64, k: usize, free: u64) -> Plan {
         let (n64, k64) = (n as u64, k as u64);
         let fixed = 8 * (n64 + 1) + 4 * m + 4 * k64 + 8 * n64 + 8 * k64;
-        let per_source = 28 * n64 + 4;
-        let batch = free.saturating_sub(fixed) / 2 / per_source;
+        let per_source = 24 * n64 + 4;
         Plan {
             fixed,
             per_source,
-            batch: (batch as usize).clamp(1, MAX_BATCH.min(k).max(1)),
+            batch: sources_at_once(free.saturating_sub(fixed), per_source, MAX_BATCH.min(k)),
         }
     }
 
@@ -172,17 +168,17 @@ mod tests {
     #[test]
     fn plans_by_hand() {
         // A million vertices, 32 million arcs, 1,024 sources: the graph 8 MB + 128 MB, the
-        // sources 4 KB, the sums 8 MB, the fingerprints 8 KB; 28 MB a source.
+        // sources 4 KB, the sums 8 MB, the fingerprints 8 KB; 24 MB a source.
         let p = Plan::new(1 << 20, 32 << 20, 1024, 100 << 30);
         assert_eq!(
             p.fixed,
             8 * ((1 << 20) + 1) + (128 << 20) + 4096 + (8 << 20) + 8192
         );
-        assert_eq!(p.per_source, 28 << 20 | 4);
+        assert_eq!(p.per_source, 24 << 20 | 4);
         assert_eq!(p.batch, 1024);
-        // 1 GiB free: (2^30 - fixed) / 2 / per_source sources at once.
+        // 1 GiB free: 7/8 of (2^30 - fixed) / per_source sources at once.
         let q = Plan::new(1 << 20, 32 << 20, 1024, 1 << 30);
-        assert_eq!(q.batch as u64, ((1 << 30) - q.fixed) / 2 / q.per_source);
+        assert_eq!(q.batch as u64, ((1 << 30) - q.fixed) / 8 * 7 / q.per_source);
         // Nothing free: one at a time.
         assert_eq!(Plan::new(100, 400, 7, 0).batch, 1);
         assert_eq!(lanes_per_vertex(1 << 20, 32 << 20), 32);

@@ -39,11 +39,26 @@ __device__ D block_min(D x) {
 // 0 is one bucket: the label-correcting search of a small-world graph, where buckets would
 // only add rounds. Block b's distances are row b of dist_all (n each); its near, next,
 // far and kept lists its own slice of lists (4n), its stamps and marks of stamps (2n).
+//
+// Early stop: with want > 0 targets (tindex[v]: v's index among them, or NONE), a target
+// is counted once (a bit of the block's ceil(want / 32) words of got_all) when its
+// distance first falls below the bucket's end: it is then final once the bucket is done.
+// When a bucket is done and every target counted, the search stops; distances of other
+// vertices may then still be too high, so only the targets' columns are to be read.
+#define NONE 0xffffffffu
+
+// Counts target v (if it is one) for the block's early stop.
+__device__ __forceinline__ void reach(u32 v, const u32* tindex, u32* got, u32* reached) {
+    u32 j = tindex[v];
+    if (j != NONE && !(atomicOr(got + j / 32, 1u << (j % 32)) & (1u << (j % 32))))
+        atomicAdd(reached, 1);
+}
+
 template <typename W, typename D>
 __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const u32* sources,
-                      u32 first, u32 group, D width, D* dist_all, u32* lists, u32* stamps,
-                      u32* flags) {
-    __shared__ u32 next_len, far_len, kept_len;
+                      u32 first, u32 group, D width, const u32* tindex, u32 want, D* dist_all,
+                      u32* lists, u32* stamps, u32* got_all, u32* flags) {
+    __shared__ u32 next_len, far_len, kept_len, reached;
     u32 s = sources[first + blockIdx.x];
     D* dist = dist_all + (u64)blockIdx.x * n;
     u32* cur = lists + (u64)blockIdx.x * 4 * n;
@@ -52,17 +67,22 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
     u32* kept = far + n;
     u32* stamp = stamps + (u64)blockIdx.x * 2 * n;
     u32* in_far = stamp + n;
+    u32 words = (want + 31) / 32;
+    u32* got = got_all + (u64)blockIdx.x * words;
     u32 lane = threadIdx.x & (group - 1), team = threadIdx.x / group, teams = blockDim.x / group;
     for (u32 v = threadIdx.x; v < n; v += blockDim.x) {
         dist[v] = v == s ? Dist<D>::zero() : Dist<D>::inf();
         stamp[v] = 0;
         in_far[v] = 0;
     }
+    for (u32 w = threadIdx.x; w < words; w += blockDim.x) got[w] = 0;
     if (threadIdx.x == 0) {
         cur[0] = s;
         far_len = 0;
+        reached = 0;
     }
     __syncthreads();
+    if (want > 0 && threadIdx.x == 0) reach(s, tindex, got, &reached);
     D end = width > Dist<D>::zero() ? width : Dist<D>::inf();
     u32 len = 1, round = 1;
     for (;;) {
@@ -78,6 +98,7 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
                     if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
                     else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd)) {
                         if (nd < end) {
+                            if (want > 0) reach(v, tindex, got, &reached);
                             if (atomicExch(stamp + v, round) != round)
                                 nxt[atomicAdd(&next_len, 1)] = v;
                         } else if (atomicExch(in_far + v, 1) == 0) {
@@ -94,7 +115,7 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
             __syncthreads();  // next_len is read before it is cleared
         }
         u32 waiting = far_len;
-        if (waiting == 0) break;
+        if (waiting == 0 || (want > 0 && reached == want)) break;
         // The next bucket: the one of the least far distance.
         D least = Dist<D>::inf();
         for (u32 i = threadIdx.x; i < waiting; i += blockDim.x) {
@@ -113,6 +134,7 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
             u32 v = far[i];
             if (Dist<D>::load(dist + v) < end) {
                 in_far[v] = 0;
+                if (want > 0) reach(v, tindex, got, &reached);
                 if (atomicExch(stamp + v, round) != round) cur[atomicAdd(&next_len, 1)] = v;
             } else {
                 kept[atomicAdd(&kept_len, 1)] = v;
@@ -199,15 +221,21 @@ extern "C" __global__ void sssp_gather_u32(const u32* rows, u32 n, const u32* co
     gather<u32>(rows, n, cols, c, k, out);
 }
 
+#define BATCH_KERNEL(SUFFIX, W, D)                                                             \
+    extern "C" __global__ void sssp_batch_##SUFFIX(                                            \
+        const u64* off, const u32* tgt, const W* wt, u32 n, const u32* sources, u32 first,    \
+        u32 group, D width, const u32* tindex, u32 want, D* dist_all, u32* lists,             \
+        u32* stamps, u32* got_all, u32* flags) {                                              \
+        batch<W, D>(off, tgt, wt, n, sources, first, group, width, tindex, want, dist_all,     \
+                    lists, stamps, got_all, flags);                                            \
+    }
+
+// 32-bit weights and distances (every path sum fits: the host checks) in device memory,
+// for rows too long for shared memory: half the distance traffic of 64-bit cells.
+BATCH_KERNEL(u32, u32, u32)
+
 #define BATCH_KERNELS(SUFFIX, W, D)                                                            \
-    extern "C" __global__ void sssp_batch_##SUFFIX(const u64* off, const u32* tgt,             \
-                                                   const W* wt, u32 n, const u32* sources,     \
-                                                   u32 first, u32 group, D width,              \
-                                                   D* dist_all, u32* lists, u32* stamps,       \
-                                                   u32* flags) {                               \
-        batch<W, D>(off, tgt, wt, n, sources, first, group, width, dist_all, lists, stamps,    \
-                    flags);                                                                    \
-    }                                                                                          \
+    BATCH_KERNEL(SUFFIX, W, D)                                                                 \
     extern "C" __global__ void sssp_gather_##SUFFIX(const D* rows, u32 n, const u32* cols,     \
                                                     u32 c, u32 k, D* out) {                    \
         gather<D>(rows, n, cols, c, k, out);                                                   \

@@ -77,10 +77,17 @@ template <> struct Dist<double> {
     }
 };
 
-// owned_shared's distances (every one below 2^31 - 1, infinity all ones): what
-// fold_block_min needs.
+// 32-bit distances, infinity all ones: owned_shared's (every one below 2^31 - 1) and the
+// batched searches' where the host has checked that every path sum fits.
 template <> struct Dist<u32> {
     static __device__ __forceinline__ u32 inf() { return 0xffffffffu; }
+    static __device__ __forceinline__ u32 zero() { return 0; }
+    static __device__ __forceinline__ bool add(u32 d, u32 w, u32& out) {
+        u64 s = (u64)d + w;
+        if (s >= inf()) return false;
+        out = (u32)s;
+        return true;
+    }
     static __device__ __forceinline__ u32 load(const u32* p) { return __ldcg(p); }
     static __device__ __forceinline__ u32 atomic_min(u32* p, u32 v) { return atomicMin(p, v); }
     static __device__ __forceinline__ u32 boundary(u32 lo, u32 m, u32 delta) {
