@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use warpgraph::apsp::{self as engine_apsp, ApspOptions, DistValues};
 use warpgraph::device::Device;
 use warpgraph::par::prefetch as prefetch_at;
-use warpgraph::sssp::{self as engine_sssp, Request, SsspResult};
+use warpgraph::sssp::{self as engine_sssp, Algorithm, Request, SsspResult};
 use warpgraph::{with_weights, Csr, Graph, VertexId, Weights, NO_VERTEX};
 
 use crate::graph::{weights_to_py, PyGraph};
@@ -144,16 +144,28 @@ pub fn sssp<'py>(
             if n == 0 {
                 return Ok((dist, pred));
             }
-            // Several sources with non-negative weights: the batched searches of a
-            // distance table (the GPU's do not give predecessors).
+            // Several sources with non-negative weights, or under Bellman-Ford with any
+            // weights: the batched searches of a distance table (the GPU's do not give
+            // predecessors). Johnson's reweighting refuses a negative cycle anywhere,
+            // where Bellman-Ford refuses only one its sources reach: on that refusal, the
+            // sources run one by one to tell.
+            let bellman_ford = request == Request::Named(Algorithm::BellmanFord);
             let batched = |negative: bool, on_gpu: bool| {
-                k > 1 && request == Request::NonNegative && !negative && !(on_gpu && predecessors)
+                k > 1
+                    && (bellman_ford || request == Request::NonNegative && !negative)
+                    && !(on_gpu && predecessors)
+            };
+            let one_by_one = |e: &warpgraph::Error| {
+                bellman_ford && matches!(e, warpgraph::Error::NegativeCycle { .. })
             };
             match dev {
                 Device::Cuda(i) => g.resident.with(&g.g, i, |on_gpu, negative| {
                     if batched(negative, true) {
                         let backend = engine_apsp::Backend::Cuda(on_gpu.gpu(), Default::default());
-                        return table(graph, &sources, backend, &mut dist, None);
+                        match table(graph, &sources, backend, &mut dist, None) {
+                            Err(e) if one_by_one(&e) => {}
+                            done => return done,
+                        }
                     }
                     let algorithm = request.algorithm(dev, k, negative);
                     for (i, &s) in sources.iter().enumerate() {
@@ -163,27 +175,18 @@ pub fn sssp<'py>(
                     }
                     Ok(())
                 })?,
-                _ if batched(
-                    graph.out().weights().min_f64().is_some_and(|x| x < 0.0),
-                    false,
-                ) =>
-                {
-                    let backend = engine_apsp::Backend::Cpu;
-                    table(graph, &sources, backend, &mut dist, pred.as_deref_mut())?;
-                }
                 _ => {
-                    // (The CPU's choice does not depend on the weights' signs.)
-                    let algorithm = request.algorithm(dev, k, false);
-                    let rows = dist.par_chunks_mut(n);
-                    let each = |(i, d): (usize, &mut [f64]), p: Option<&mut [i32]>| {
-                        engine_sssp::sssp(graph, sources[i], &algorithm).map(|r| fill_row(&r, d, p))
-                    };
-                    match pred.as_mut() {
-                        Some(p) => rows
-                            .enumerate()
-                            .zip(p.par_chunks_mut(n))
-                            .try_for_each(|(row, p)| each(row, Some(p)))?,
-                        None => rows.enumerate().try_for_each(|row| each(row, None))?,
+                    let negative = graph.out().weights().min_f64().is_some_and(|x| x < 0.0);
+                    let tabled = batched(negative, false).then(|| {
+                        let backend = engine_apsp::Backend::Cpu;
+                        table(graph, &sources, backend, &mut dist, pred.as_deref_mut())
+                    });
+                    match tabled {
+                        Some(Ok(())) => {}
+                        Some(Err(e)) if !one_by_one(&e) => return Err(e),
+                        _ => {
+                            one_per_core(graph, &sources, &request, &mut dist, pred.as_deref_mut())?
+                        }
                     }
                 }
             }
@@ -191,6 +194,31 @@ pub fn sssp<'py>(
         })
         .or_py()?;
     Ok(to_arrays(py, k, n, dist, pred))
+}
+
+/// The searches from each of `sources` on the CPU, one per core, into `(k, n)` rows of
+/// `dist` (and of `pred`, when given).
+fn one_per_core(
+    g: &Graph,
+    sources: &[VertexId],
+    request: &Request,
+    dist: &mut [f64],
+    pred: Option<&mut [i32]>,
+) -> warpgraph::Result<()> {
+    let n = g.num_vertices();
+    // (The CPU's choice does not depend on the weights' signs.)
+    let algorithm = request.algorithm(Device::Cpu, sources.len(), false);
+    let rows = dist.par_chunks_mut(n);
+    let each = |(i, d): (usize, &mut [f64]), p: Option<&mut [i32]>| {
+        engine_sssp::sssp(g, sources[i], &algorithm).map(|r| fill_row(&r, d, p))
+    };
+    match pred {
+        Some(p) => rows
+            .enumerate()
+            .zip(p.par_chunks_mut(n))
+            .try_for_each(|(row, p)| each(row, Some(p))),
+        None => rows.enumerate().try_for_each(|row| each(row, None)),
+    }
 }
 
 /// The distances (and, when `pred` is given, predecessors) from each of `sources` to

@@ -195,6 +195,28 @@ def test_negative_cycles_match_scipy():
     assert wcg.NegativeCycleError is scg.NegativeCycleError
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_many_sources_with_negative_weights(seed):
+    """Several sources under Bellman-Ford or Johnson run as one batched table."""
+    A = random_matrix(seed, kind="neg")
+    for fn in ("bellman_ford", "johnson"):
+        compare(fn, A, exact_pred=False, indices=[0, 3, 7, 3, 59])
+
+
+def test_many_sources_and_a_negative_cycle():
+    # A path 0 -> 1 -> 2 with a negative arc, and a negative cycle 3 <-> 4 that 0, 1
+    # and 2 do not reach but 5 does: Bellman-Ford refuses only sources that reach it.
+    u, v = [0, 1, 3, 4, 5], [1, 2, 4, 3, 3]
+    A = sp.csr_array(([2.0, -1.0, 1.0, -2.0, 1.0], (u, v)), shape=(6, 6))
+    for indices in ([0, 1, 2], [2, 0]):
+        compare("bellman_ford", A, exact_pred=True, indices=indices)
+    for indices in ([0, 5], [5, 1]):
+        with pytest.raises(scg.NegativeCycleError):
+            wcg.bellman_ford(A, indices=indices)
+        with pytest.raises(scg.NegativeCycleError):
+            scg.bellman_ford(A, indices=indices)
+
+
 def test_self_loops_and_duplicates():
     # Duplicates in COO are summed (scipy's conversion); self loops ignored by FW.
     u = np.array([0, 0, 1, 2, 2, 1])

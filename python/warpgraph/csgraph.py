@@ -283,7 +283,10 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
                  unweighted=False, *, device="auto"):
     """scipy's ``bellman_ford``: raises :class:`NegativeCycleError` when a negative
     cycle is reachable from one of ``indices`` (for ``directed=False``, any negative
-    edge reachable from one)."""
+    edge reachable from one). Several sources run as one batched distance table
+    (Johnson's reweighting, then the batched searches, on either device); where the
+    graph holds a negative cycle, they run one by one, so that only a cycle one of them
+    reaches is refused."""
     n, eng, _ = _engine(csgraph, directed, unweighted)
     sources, shape = _indices(indices, n)
     return _from_sources(eng, n, sources, shape, "bellman-ford", device,
