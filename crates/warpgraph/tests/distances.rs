@@ -366,5 +366,59 @@ fn multi_source_bfs_tables_equal_dijkstra_tables() {
         let bfs = table(&unweighted, &sel, false, Backend::Cpu).unwrap();
         let dijkstra = table(&ones, &sel, false, Backend::Cpu).unwrap();
         assert_eq!(bfs.as_i64(), dijkstra.as_i64(), "{:?}", sel.targets.len());
+        if let Some(gpu) = common::gpu() {
+            // (150 sources: two passes of 128 on the GPU, the second partial.)
+            let on_gpu = table(
+                &unweighted,
+                &sel,
+                false,
+                Backend::Cuda(&gpu, FwVariant::Tuned),
+            );
+            assert_eq!(on_gpu.unwrap().as_i64(), dijkstra.as_i64(), "GPU");
+        }
+    }
+}
+
+/// The GPU's multi-source BFS with a hub of more arcs than a warp takes (the whole grid
+/// shares them), 1,100 sources (a pass of 1,024 and a partial one) with repeats and the
+/// hub among them, and a vertex no source reaches: the CPU's table, cell for cell.
+#[test]
+fn gpu_multi_source_bfs_tables() {
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let n = 6000;
+    let mut rng = Rng::new(17);
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    // A star on 0 over vertices 1..5,000 and random edges among 0..5,999; vertex 5,999
+    // has no edge.
+    for v in 1..5000u32 {
+        src.push(0);
+        dst.push(v);
+    }
+    while src.len() < 25_000 {
+        let (u, v) = (
+            rng.below(n as u64 - 1) as u32,
+            rng.below(n as u64 - 1) as u32,
+        );
+        src.push(u);
+        dst.push(v);
+    }
+    let g = build(n, src, dst, Weights::None, false);
+    let mut sources = axis(&mut rng, n, 1100, false);
+    if let Axis::List(list) = &mut sources {
+        let mut v = list.to_vec();
+        v[7] = 0;
+        v[1050] = (n - 1) as VertexId;
+        *list = Arc::from(v);
+    }
+    for targets in [axis(&mut rng, n, 700, false), Axis::All(n)] {
+        let sel = Selection {
+            sources: sources.clone(),
+            targets,
+        };
+        let cpu = table(&g, &sel, false, Backend::Cpu).unwrap();
+        let on_gpu = table(&g, &sel, false, Backend::Cuda(&gpu, FwVariant::Tuned)).unwrap();
+        assert_eq!(on_gpu, cpu, "{:?}", sel.targets.len());
     }
 }

@@ -37,9 +37,11 @@ name and renamed when complete.
 Method: Johnson's. With a negative weight, Bellman-Ford over the whole graph first gives
 potentials that make every weight non-negative (a negative cycle anywhere is refused and
 printed, exit code 3); then a search from every source, many at once: on the CPU one
-Dijkstra per core, each stopped once it has settled every target; on a GPU a block per
-source, up to thousands at once, the targets' columns picked out on the GPU before they
-come back. With --targets all the table is that of `warpgraph apsp --algo johnson`.
+Dijkstra per core, on a GPU a block per source, up to thousands at once; each search stops
+once it has settled every target, and on a GPU only the targets' columns come back. An
+unweighted graph of 8 or more arcs a vertex (a social or web graph) is searched by
+multi-source BFS instead: 64 sources a pass over the graph on the CPU, up to 1,024 on a
+GPU. With --targets all the table is that of `warpgraph apsp --algo johnson`.
 --verify recomputes a sample of rows by single searches of another method, checked by the
 shortest-path certificate, and compares them with the table.
 

@@ -31,7 +31,9 @@ use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::apsp::{ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo, Selection};
+use crate::apsp::{
+    by_multi_source_bfs, ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo, Selection,
+};
 use crate::bfs::cpu::{multi_source_bfs, MULTI_SOURCE_WIDTH};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weight, NO_VERTEX};
@@ -175,22 +177,12 @@ pub fn table_with(
     };
     with_weights!(csr.weights(),
         ws => typed(&run, ws, sink)?,
-        none => match !opts.predecessors && small_world(csr) {
+        none => match !opts.predecessors && by_multi_source_bfs(g) {
             true => run.hops(sink)?,
             false => run.rows(&Unit, None, sink)?,
         }
     );
     sink.finish()
-}
-
-/// Whether an unweighted graph's table is made by multi-source BFS: on graphs of 8 or
-/// more arcs a vertex, where the searches of a batch cross the same vertices within a few
-/// levels of one another (Kronecker 18, 256 x 1,000 table, 2 threads: 0.95 s against 6.6
-/// s for a Dijkstra per source). On a road-like grid they seldom meet, and the passes of
-/// thousands of short levels lose to independent searches (grid 512²: 4.0-4.8 s against
-/// 3.7 s).
-fn small_world(csr: &Csr) -> bool {
-    csr.num_arcs() >= 8 * csr.num_vertices().max(1) as u64
 }
 
 /// Rows of `cols` values per block, of `rows` in all: about [`BLOCK_BYTES`] of distances

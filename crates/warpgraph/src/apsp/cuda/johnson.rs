@@ -5,11 +5,13 @@
 //! are refused), rows streamed into a [`RowSink`] batch by batch, so the n x n result
 //! never has to exist whole on the GPU or the host.
 //!
-//! **Method**: with a negative weight, the GPU's work-list Bellman-Ford from a virtual
-//! source joined to every vertex ([`GpuSssp::potentials`]; a negative cycle it proves is
-//! named by the CPU's, as the CPU backend names it) gives the potentials, and the host
-//! reweights every arc to `w + h(u) - h(v) >= 0` (checked, in parallel); the reweighted
-//! graph goes to the GPU once; then batches of
+//! **Method**: an unweighted graph of 8 or more arcs a vertex goes to the GPU's
+//! multi-source BFS ([`crate::apsp::by_multi_source_bfs`], [`multi_source::hops`]), up
+//! to 1,024 sources a pass. Otherwise, with a negative weight, the GPU's work-list
+//! Bellman-Ford from a virtual source joined to every vertex ([`GpuSssp::potentials`]; a
+//! negative cycle it proves is named by the CPU's, as the CPU backend names it) gives the
+//! potentials, and the host reweights every arc to `w + h(u) - h(v) >= 0` (checked, in
+//! parallel); the reweighted graph goes to the GPU once; then batches of
 //! sources run at once, one block per source, label-correcting (kernels in
 //! `sssp/cuda/sssp.cu`). Where the reweighted weights are integers whose every path sum
 //! fits 32 bits and a row of 32-bit distances with two frontier bitmaps fits a block's
@@ -34,7 +36,10 @@ use cudarc::driver::{
 use rayon::prelude::*;
 
 use crate::apsp::cpu::johnson::{reweighted, Reweighted, Unweight};
-use crate::apsp::{ApspOptions, DistType, RowBlock, RowSink, RowsInfo, Selection};
+use crate::apsp::{
+    by_multi_source_bfs, ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo, Selection,
+};
+use crate::bfs::cuda::multi_source;
 use crate::cuda::{
     gpu_err, lanes_per_vertex, launch_config, sources_at_once, Gpu, KernelSource, ReadBack,
 };
@@ -91,6 +96,9 @@ pub fn johnson_table(
 ) -> Result<f64> {
     check_options(opts)?;
     sel.check(g.num_vertices())?;
+    if by_multi_source_bfs(g) {
+        return hops(gpu, g, sel, sink, progress);
+    }
     let (r, potentials_seconds) = reweighted_on(gpu, g)?;
     let searches = match r {
         Reweighted::I64(w, h) => {
@@ -113,6 +121,67 @@ pub fn johnson_table(
         }
     }?;
     Ok(potentials_seconds + searches)
+}
+
+/// The table of an unweighted small-world graph by multi-source BFS
+/// ([`multi_source::hops`]): up to 1,024 sources a pass, each pass's rows of levels
+/// (over the distinct targets) widened into the table's columns.
+fn hops(
+    gpu: &Arc<Gpu>,
+    g: &Graph,
+    sel: &Selection,
+    sink: &mut dyn RowSink,
+    progress: &dyn Progress,
+) -> Result<f64> {
+    let n = g.num_vertices();
+    let info = sel.info(n, DistType::of(g.weight_type()), false);
+    let (k, c) = (info.rows.len(), info.cols.len());
+    sink.begin(&info)?;
+    if k == 0 || c == 0 {
+        sink.finish()?;
+        return Ok(0.0);
+    }
+    let (index, want) = match info.cols.list() {
+        Some(cols) => target_index(cols, n),
+        None => ((0..n as u32).collect(), n as u32),
+    };
+    let at: Vec<usize> = (0..c)
+        .map(|j| index[info.cols.vertex(j) as usize] as usize)
+        .collect();
+    let sources: Vec<VertexId> = (0..k).map(|i| info.rows.vertex(i)).collect();
+    let mut table: Vec<i64> = Vec::new();
+    let mut each = |first: usize, levels: &[u32]| {
+        table.resize(levels.len() / want as usize * c, 0);
+        table
+            .par_chunks_mut(c)
+            .zip(levels.par_chunks(want as usize))
+            .for_each(|(row, got)| {
+                for (d, &j) in row.iter_mut().zip(&at) {
+                    *d = match got[j] {
+                        u32::MAX => i64::MAX,
+                        x => i64::from(x),
+                    };
+                }
+            });
+        sink.rows(&RowBlock {
+            first,
+            row_len: c,
+            dist: Dists::I64(&table),
+            pred: None,
+        })
+    };
+    let targets = (&index[..], want);
+    let seconds = multi_source::hops(
+        gpu,
+        g.out(),
+        &sources,
+        targets,
+        HOST_BATCH_BYTES,
+        progress,
+        &mut each,
+    )?;
+    sink.finish()?;
+    Ok(seconds)
 }
 
 /// The (non-negative) weights the searches run on, the same as 32-bit weights when the
@@ -162,6 +231,15 @@ fn reweighted_on(gpu: &Arc<Gpu>, g: &Graph) -> Result<(Reweighted, f64)> {
 pub fn johnson_bytes(gpu: &Arc<Gpu>, g: &Graph, opts: &ApspOptions) -> Result<u64> {
     check_options(opts)?;
     let n = g.num_vertices();
+    if by_multi_source_bfs(g) {
+        let shape = ((n, g.num_arcs()), (n, n));
+        return Ok(multi_source::hops_bytes(
+            shape.0,
+            shape.1,
+            HOST_BATCH_BYTES,
+            gpu.free_bytes()?,
+        ));
+    }
     let (cells, negative) = match reweighted_on(gpu, g)?.0 {
         Reweighted::I64(w, h) => (cells_for(gpu, n, &w)?, h.is_some()),
         Reweighted::F64(_, h) => (Cells::Wide, h.is_some()),

@@ -93,6 +93,7 @@
 #[cfg(test)]
 mod kernel_names;
 pub mod multi;
+pub(crate) mod multi_source;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -118,8 +119,9 @@ pub const KERNELS: KernelSource = KernelSource {
     ),
 };
 
-/// Every kernel file of the BFS family: the single GPU's and the teams'.
-pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS, &multi::KERNELS];
+/// Every kernel file of the BFS family: the single GPU's, the teams' and the
+/// multi-source search's.
+pub const KERNEL_SOURCES: &[&KernelSource] = &[&KERNELS, &multi::KERNELS, &multi_source::KERNELS];
 
 /// Entries of the bottom-up hub cache (`HUB_CACHE` in `bfs_queues.cu`).
 const HUB_CACHE: usize = 4096;
