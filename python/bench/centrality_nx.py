@@ -10,6 +10,7 @@ K_NX sources, scaled to K (its time grows linearly with the sources). K = 0 mean
 """
 
 import json
+import re
 import sys
 import time
 
@@ -20,9 +21,11 @@ import numpy as np
 def main():
     path, k, k_nx, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     t = time.perf_counter()
-    edges = np.loadtxt(path, dtype=np.int64, comments=("#", "%"), ndmin=2)
+    with open(path) as f:
+        text = re.sub(r"(?m)^[#%].*$", "", f.read())
+    edges = np.fromstring(text, dtype=np.int64, sep=" ").reshape(-1, 2)
     G = nx.Graph()
-    G.add_edges_from(edges[:, :2].tolist())
+    G.add_edges_from(edges.tolist())
     load = time.perf_counter() - t
     n = len(G)
     k = None if k == 0 else min(k, n)

@@ -12,6 +12,8 @@
 // and each vertex of the next lists settles (msbfs_settle): its new sources join seen and
 // become its front, and a target's level is written into the rows of those sources, out
 // holding a row of `want` levels for each source of the pass (0xffffffff: not reached).
+// `reached` counts the levels written, so that the host stops the pass once every source
+// has reached every target.
 
 #define MS_NONE 0xffffffffu
 #define HEAVY 4096u
@@ -47,7 +49,7 @@ extern "C" __global__ void msbfs_init(u32 n, u32 words, u64* seen, u64* front, u
 extern "C" __global__ void msbfs_sources(const u64* off, u32 n, const u32* sources, u32 first,
                                          u32 k, u32 words, u64* seen, u64* front, u32* stamp,
                                          u32* lists, u32* lens, const u32* tindex, u32 want,
-                                         u32* out) {
+                                         u32* out, u64* reached) {
     u32 i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= k) return;
     u32 s = sources[first + i];
@@ -56,7 +58,10 @@ extern "C" __global__ void msbfs_sources(const u64* off, u32 n, const u32* sourc
     atomicOr(front + (u64)s * words + i / 64, bit);
     ms_join(s, off, 0, stamp, lists, lens, n);
     u32 j = tindex[s];
-    if (j != MS_NONE) out[(u64)i * want + j] = 0;
+    if (j != MS_NONE) {
+        out[(u64)i * want + j] = 0;
+        atomicAdd(reached, 1ull);
+    }
 }
 
 // What lane word w of frontier vertex u's front, f, does over arc e.
@@ -126,9 +131,10 @@ extern "C" __global__ void msbfs_clear(const u32* cur, u32 n, u32 part, u32 len,
 // into the row of each of its new sources below k.
 extern "C" __global__ void msbfs_settle(const u32* cur, u32 n, u32 part, u32 len, u32 words,
                                         u64* seen, u64* front, u64* next, u32 level,
-                                        const u32* tindex, u32 want, u32 k, u32* out) {
+                                        const u32* tindex, u32 want, u32 k, u32* out,
+                                        u64* reached) {
     const u32* list = cur + (u64)part * n;
-    u64 total = (u64)len * words;
+    u64 total = (u64)len * words, written = 0;
     for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < total;
          i += (u64)gridDim.x * blockDim.x) {
         u32 v = list[i / words], w = (u32)(i % words);
@@ -142,7 +148,11 @@ extern "C" __global__ void msbfs_settle(const u32* cur, u32 n, u32 part, u32 len
         while (x != 0) {
             u32 src = w * 64 + __ffsll((long long)x) - 1;
             x &= x - 1;
-            if (src < k) out[(u64)src * want + j] = level;
+            if (src < k) {
+                out[(u64)src * want + j] = level;
+                written++;
+            }
         }
     }
+    if (written != 0) atomicAdd(reached, written);
 }

@@ -14,7 +14,8 @@
 //! their new sources where they are targets. On a small-world graph the searches of a
 //! pass cross the same vertices within a few levels of one another, so a pass costs a few
 //! sweeps over the arcs instead of one per source. The host reads the next lists' lengths
-//! after each level and stops at an empty one.
+//! and the number of (source, target) levels written after each level, and stops at an
+//! empty level or once every source of the pass has reached every target.
 
 use std::sync::Arc;
 
@@ -159,6 +160,8 @@ struct Pass {
     lists: [CudaSlice<u32>; 2],
     lens: CudaSlice<u32>,
     out: CudaSlice<u32>,
+    /// The levels written into `out` in this pass.
+    reached: CudaSlice<u64>,
     /// (vertices, words a vertex, targets)
     shape: (u32, u32, u32),
 }
@@ -198,6 +201,7 @@ impl Pass {
             lists: [gpu.zeros(2 * n)?, gpu.zeros(2 * n)?],
             lens: gpu.zeros(2)?,
             out: gpu.zeros(64 * words * want as usize)?,
+            reached: gpu.zeros(1)?,
             shape: (n as u32, words as u32, want),
         })
     }
@@ -221,6 +225,9 @@ impl Pass {
         // n * words words each, n stamps, out_len <= 64 * words * want levels.
         unsafe { b.launch(launch_config(blocks.min(1 << 16), THREADS)) }.map_err(gpu_err)?;
         gpu.stream().memset_zeros(&mut self.lens).map_err(gpu_err)?;
+        gpu.stream()
+            .memset_zeros(&mut self.reached)
+            .map_err(gpu_err)?;
         let mut b = gpu.stream().launch_builder(&self.f[1]);
         b.arg(&self.off)
             .arg(&n)
@@ -235,15 +242,17 @@ impl Pass {
             .arg(&mut self.lens)
             .arg(&self.index)
             .arg(&want)
-            .arg(&mut self.out);
+            .arg(&mut self.out)
+            .arg(&mut self.reached);
         // SAFETY: matches msbfs_sources(off, n, sources, first, k, words, seen, front,
-        // stamp, lists, lens, tindex, want, out): a thread per source i < k of
+        // stamp, lists, lens, tindex, want, out, reached): a thread per source i < k of
         // sources[first..first + k] (uploaded, vertices), bit i of its vertex's words,
-        // lists of 2n entries, out of k * want levels.
+        // lists of 2n entries, out of k * want levels, one counter.
         unsafe { b.launch(launch_config(k.div_ceil(THREADS), THREADS)) }.map_err(gpu_err)?;
         let mut len = self.lengths(gpu)?;
         let mut level = 0u32;
-        while len != [0, 0] {
+        let every = u64::from(k) * u64::from(want);
+        while len != [0, 0] && self.written(gpu)? < every {
             level += 1;
             self.lists.swap(0, 1);
             gpu.stream().memset_zeros(&mut self.lens).map_err(gpu_err)?;
@@ -264,6 +273,13 @@ impl Pass {
         let mut len = [0u32; 2];
         gpu.download_into(&self.lens, &mut len)?;
         Ok(len)
+    }
+
+    /// The levels written into `out` in this pass, once the work queued has run.
+    fn written(&self, gpu: &Gpu) -> Result<u64> {
+        let mut written = [0u64];
+        gpu.download_into(&self.reached, &mut written)?;
+        Ok(written[0])
     }
 
     /// Expands the frontier (`len` light and heavy vertices in `lists[0]`) on `level`
@@ -343,10 +359,12 @@ impl Pass {
             .arg(&self.index)
             .arg(&want)
             .arg(&k)
-            .arg(&mut self.out);
+            .arg(&mut self.out)
+            .arg(&mut self.reached);
         // SAFETY: matches msbfs_settle(cur, n, part, len, words, seen, front, next, level,
-        // tindex, want, k, out): len vertices of half `part` of the next lists, n * words
-        // words, n target indices below want, k * want levels of out.
+        // tindex, want, k, out, reached): len vertices of half `part` of the next lists,
+        // n * words words, n target indices below want, k * want levels of out, one
+        // counter.
         unsafe { b.launch(launch_config(blocks.min(1 << 16), THREADS)) }.map_err(gpu_err)?;
         Ok(())
     }
