@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use warpgraph::apsp::{self, ApspOptions, Axis, Backend, RowSink, Selection, VerifyingSink};
+use warpgraph::device::Device;
 use warpgraph::{Graph, VertexId};
 
 use crate::args::commas;
@@ -59,7 +60,8 @@ pub struct DistancesArgs {
     #[arg(long, value_name = "TARGETS", default_value = "all")]
     targets: String,
     /// Also compute predecessors (the vertex before each target on a shortest path from
-    /// the source), written as a fourth column of a .tsv output (CPU only).
+    /// the source), written as a fourth column of a .tsv output. On the CPU only:
+    /// `--device auto` then runs there.
     #[arg(long)]
     predecessors: bool,
     #[command(flatten)]
@@ -163,7 +165,11 @@ pub fn run(args: DistancesArgs, quiet: bool) -> Result<ExitCode> {
         Some(p) => Some((p.as_path(), output_kind(p, args.predecessors)?)),
         None => None,
     };
-    let device = args.run.team_device("distance tables", quiet, false)?;
+    // The GPU's tables have no predecessors: `auto` takes the CPU for them.
+    let device = match (args.predecessors, args.run.device) {
+        (true, Device::Auto) => Device::Cpu,
+        _ => args.run.team_device("distance tables", quiet, false)?,
+    };
     let gpu = device.gpu()?;
     let backend = match &gpu {
         Some(gpu) => Backend::Cuda(gpu, Default::default()),

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{multi, KERNELS};
+use super::{multi, multi_source, KERNELS};
 use crate::cuda::KernelSource;
 
 /// The names of the `extern "C"` kernels `source` defines.
@@ -55,6 +55,15 @@ fn every_kernel_loaded_by_name_is_in_its_source() {
 }
 
 #[test]
+fn the_multi_source_kernels_are_in_their_source() {
+    let defined = kernels_of(multi_source::KERNELS.source);
+    for name in multi_source::NAMES {
+        assert!(defined.contains(name), "`{name}` is loaded but not defined");
+    }
+    assert_eq!(defined.len(), multi_source::NAMES.len(), "{defined:?}");
+}
+
+#[test]
 fn kernel_names_are_read_past_launch_bounds() {
     let src = "extern \"C\" __global__ void __launch_bounds__(256, 8)\nk_one(u32 a) {}\n\
                extern \"C\" __global__ void k_two(u32* b,\n u32 c) {}";
@@ -65,5 +74,5 @@ fn kernel_names_are_read_past_launch_bounds() {
 #[test]
 fn the_family_lists_every_kernel_file() {
     let names: Vec<_> = super::KERNEL_SOURCES.iter().map(|k| k.name).collect();
-    assert_eq!(names, ["bfs", "bfs_multi"]);
+    assert_eq!(names, ["bfs", "bfs_multi", "bfs_multi_source"]);
 }

@@ -167,7 +167,7 @@ struct Pass {
 }
 
 /// The kernels of `multi_source.cu`, in the order of [`Pass::f`].
-const NAMES: [&str; 6] = [
+pub(super) const NAMES: [&str; 6] = [
     "msbfs_init",
     "msbfs_sources",
     "msbfs_expand",

@@ -221,21 +221,24 @@ extern "C" __global__ void sssp_gather_u32(const u32* rows, u32 n, const u32* co
     gather<u32>(rows, n, cols, c, k, out);
 }
 
-#define BATCH_KERNEL(SUFFIX, W, D)                                                             \
+// 32-bit weights and distances (every path sum fits: the host checks) in device memory,
+// for rows too long for shared memory: half the distance traffic of 64-bit cells.
+extern "C" __global__ void sssp_batch_u32(const u64* off, const u32* tgt, const u32* wt, u32 n,
+                                          const u32* sources, u32 first, u32 group, u32 width,
+                                          const u32* tindex, u32 want, u32* dist_all,
+                                          u32* lists, u32* stamps, u32* got_all, u32* flags) {
+    batch<u32, u32>(off, tgt, wt, n, sources, first, group, width, tindex, want, dist_all,
+                    lists, stamps, got_all, flags);
+}
+
+#define BATCH_KERNELS(SUFFIX, W, D)                                                            \
     extern "C" __global__ void sssp_batch_##SUFFIX(                                            \
         const u64* off, const u32* tgt, const W* wt, u32 n, const u32* sources, u32 first,    \
         u32 group, D width, const u32* tindex, u32 want, D* dist_all, u32* lists,             \
         u32* stamps, u32* got_all, u32* flags) {                                              \
         batch<W, D>(off, tgt, wt, n, sources, first, group, width, tindex, want, dist_all,     \
                     lists, stamps, got_all, flags);                                            \
-    }
-
-// 32-bit weights and distances (every path sum fits: the host checks) in device memory,
-// for rows too long for shared memory: half the distance traffic of 64-bit cells.
-BATCH_KERNEL(u32, u32, u32)
-
-#define BATCH_KERNELS(SUFFIX, W, D)                                                            \
-    BATCH_KERNEL(SUFFIX, W, D)                                                                 \
+    }                                                                                          \
     extern "C" __global__ void sssp_gather_##SUFFIX(const D* rows, u32 n, const u32* cols,     \
                                                     u32 c, u32 k, D* out) {                    \
         gather<D>(rows, n, cols, c, k, out);                                                   \
