@@ -54,11 +54,36 @@ impl Num {
     }
 }
 
+/// Each node's position by its label, when every label in `index` is a non-negative
+/// `int` below four times their number (a graph read from an edge list whose isolated or
+/// unnamed vertices are missing): an array, so that an arc's neighbour costs no
+/// dictionary lookup (which, its hash probe and the position's object each a cache miss,
+/// is most of a large graph's conversion). -1 for a label that is not a node.
+fn int_positions(index: &Bound<'_, PyDict>) -> PyResult<Option<Vec<i32>>> {
+    let bound = 4 * index.len() as i64 + 1024;
+    let mut pairs = Vec::with_capacity(index.len());
+    for (label, at) in index.iter() {
+        if !label.is_exact_instance_of::<PyInt>() {
+            return Ok(None);
+        }
+        match label.extract::<i64>() {
+            Ok(l) if (0..bound).contains(&l) => pairs.push((l as usize, at.extract::<i32>()?)),
+            _ => return Ok(None),
+        }
+    }
+    let mut out = vec![-1; pairs.iter().map(|&(l, _)| l + 1).max().unwrap_or(0)];
+    for (l, at) in pairs {
+        out[l] = at;
+    }
+    Ok(Some(out))
+}
+
 /// CSR arrays of a NetworkX graph: `adj` is `G._adj`, `index` maps each node to its
 /// position in `G` (the order of `adj`); None when the nodes are the ints `0..n` in
-/// order (then a node is its own position, and no dictionary lookup is needed). With `weight` (an attribute name), each arc's
-/// weight is `attrs.get(weight, default)` (for a multigraph, the least over the parallel
-/// edges, as NetworkX's shortest paths take it).
+/// order (then a node is its own position, and no dictionary lookup is needed; nor is
+/// one for the int labels [`int_positions`] takes). With `weight` (an attribute name),
+/// each arc's weight is `attrs.get(weight, default)` (for a multigraph, the least over
+/// the parallel edges, as NetworkX's shortest paths take it).
 ///
 /// Returns `(indptr int64, indices int32, weights)`: weights None without `weight`,
 /// int64 when every weight is an int, else float64. Raises `TypeError` for a weight that
@@ -97,20 +122,29 @@ pub fn nx_adjacency<'py>(
             None => default.ok_or_else(|| PyValueError::new_err("an edge has no weight")),
         }
     };
+    let positions = index.map(int_positions).transpose()?.flatten();
+    let not_a_node = || PyValueError::new_err("a neighbour is not a node");
     for (row, (_, nbrs)) in adj.iter().enumerate() {
         if row > i32::MAX as usize {
             return Err(PyValueError::new_err("too many nodes"));
         }
         let nbrs = nbrs.cast::<PyDict>()?;
         for (v, data) in nbrs.iter() {
-            let j = match index {
-                Some(index) => match index.get_item(&v)? {
+            let j = match (&positions, index) {
+                // (Every key is an exact int, so no other label equals v.)
+                (Some(at), _) if v.is_exact_instance_of::<PyInt>() => v
+                    .extract::<i64>()
+                    .ok()
+                    .and_then(|l| at.get(usize::try_from(l).ok()?).copied())
+                    .filter(|&j| j >= 0)
+                    .ok_or_else(not_a_node)?,
+                (_, Some(index)) => match index.get_item(&v)? {
                     Some(j) => j.extract::<i32>()?,
-                    None => return Err(PyValueError::new_err("a neighbour is not a node")),
+                    None => return Err(not_a_node()),
                 },
-                None => match v.extract::<i64>() {
+                (_, None) => match v.extract::<i64>() {
                     Ok(j) if (0..n).contains(&j) => j as i32,
-                    _ => return Err(PyValueError::new_err("a neighbour is not a node")),
+                    _ => return Err(not_a_node()),
                 },
             };
             indices.push(j);

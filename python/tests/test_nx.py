@@ -404,6 +404,30 @@ def test_integer_nodes_in_order(directed, spy):
     assert spy.fallbacks == []
 
 
+@pytest.mark.parametrize("extra", [None, "a string", True, 10**12, -3])
+def test_node_labels_map_to_their_rows(extra):
+    """Int labels out of order and with gaps (an array from label to row), and with a
+    label that is not a small non-negative int (the dictionary of labels): the rows
+    NetworkX's order gives."""
+    rng = random.Random(9)
+    labels = rng.sample(range(400), 120)
+    G = nx.Graph()
+    G.add_nodes_from(labels)
+    for _ in range(500):
+        G.add_edge(rng.choice(labels), rng.choice(labels))
+    if extra is not None:
+        G.add_edge(extra, labels[0])
+        G.add_edge(extra, labels[5])
+    index = {u: i for i, u in enumerate(G)}
+    indptr, indices = [0], []
+    for nbrs in G._adj.values():
+        indices.extend(index[v] for v in nbrs)
+        indptr.append(len(indices))
+    ip, ix, _ = warpgraph.Graph.from_networkx(G).adjacency(None)
+    np.testing.assert_array_equal(ip, indptr)
+    np.testing.assert_array_equal(ix, indices)
+
+
 def test_unweighted_rows_reuse_a_weighted_conversion():
     G = random_graph(3, True, "float")
     g = warpgraph.Graph.from_networkx(G)
