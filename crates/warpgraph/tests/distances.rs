@@ -358,11 +358,26 @@ fn multi_source_bfs_tables_equal_dijkstra_tables() {
     .unwrap();
     let n = unweighted.num_vertices();
     let mut rng = Rng::new(11);
-    for targets in [axis(&mut rng, n, 300, false), Axis::All(n)] {
-        let sel = Selection {
-            sources: axis(&mut rng, n, 150, false),
-            targets,
+    // The best connected vertex and a neighbour of it: every pass whose sources all
+    // reach them stops before its frontier is empty.
+    let hub = (0..n as u32).max_by_key(|&u| csr.row(u).len()).unwrap();
+    let near = [hub, csr.targets()[csr.row(hub).start]];
+    let linked: Vec<VertexId> = (0..n as u32).filter(|&u| !csr.row(u).is_empty()).collect();
+    for targets in [
+        axis(&mut rng, n, 300, false),
+        Axis::All(n),
+        Axis::List(Arc::from(near)),
+    ] {
+        // (Sources with arcs for the near targets, so that passes can stop early.)
+        let sources = match targets.len() {
+            2 => Axis::List(
+                (0..150)
+                    .map(|_| linked[rng.below(linked.len() as u64) as usize])
+                    .collect(),
+            ),
+            _ => axis(&mut rng, n, 150, false),
         };
+        let sel = Selection { sources, targets };
         let bfs = table(&unweighted, &sel, false, Backend::Cpu).unwrap();
         let dijkstra = table(&ones, &sel, false, Backend::Cpu).unwrap();
         assert_eq!(bfs.as_i64(), dijkstra.as_i64(), "{:?}", sel.targets.len());

@@ -27,14 +27,14 @@
 //! available memory if that is less, so memory stays O(block x n) whatever n is); within a
 //! block each source's Dijkstra runs serially on its own rayon task, and the finished block goes to the sink before the next one starts.
 
-use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::apsp::{
     by_multi_source_bfs, ApspOptions, DistType, Dists, RowBlock, RowSink, RowsInfo, Selection,
 };
-use crate::bfs::cpu::{multi_source_bfs, MULTI_SOURCE_WIDTH};
+use crate::bfs::cpu::{multi_source_bfs_until, MULTI_SOURCE_WIDTH};
 use crate::error::{Error, Result};
 use crate::graph::{Csr, Distance, Graph, VertexId, Weight, NO_VERTEX};
 use crate::progress::{NoProgress, Progress};
@@ -487,13 +487,23 @@ impl Run<'_> {
                     .map(|i| rows.vertex(i))
                     .collect();
                 let base = at - first;
-                multi_source_bfs(self.csr, &sources, |v, bits, level| {
+                // The pass stops once each of its sources has filled its row.
+                let (filled, every) = (AtomicU64::new(0), (sources.len() * c) as u64);
+                let reached = |v: VertexId, bits: u64, level: u32| {
                     let mut bits = bits;
                     while bits != 0 {
                         let row = (base + bits.trailing_zeros() as usize) * c;
                         bits &= bits - 1;
-                        columns.each(v, |j| block[row + j].store(i64::from(level), Relaxed));
+                        let mut cells = 0;
+                        columns.each(v, |j| {
+                            block[row + j].store(i64::from(level), Relaxed);
+                            cells += 1;
+                        });
+                        filled.fetch_add(cells, Relaxed);
                     }
+                };
+                multi_source_bfs_until(self.csr, &sources, reached, || {
+                    filled.load(Relaxed) == every
                 });
             }
             let dist: Vec<i64> = block.into_par_iter().map(AtomicI64::into_inner).collect();

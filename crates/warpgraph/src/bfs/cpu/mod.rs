@@ -8,4 +8,4 @@ mod direction_optimizing;
 mod multi_source;
 
 pub use direction_optimizing::{direction_optimizing, direction_optimizing_into};
-pub use multi_source::{multi_source_bfs, WIDTH as MULTI_SOURCE_WIDTH};
+pub use multi_source::{multi_source_bfs, multi_source_bfs_until, WIDTH as MULTI_SOURCE_WIDTH};

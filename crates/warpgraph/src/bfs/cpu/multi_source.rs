@@ -38,6 +38,20 @@ pub fn multi_source_bfs(
     sources: &[VertexId],
     reached: impl Fn(VertexId, u64, u32) + Sync,
 ) {
+    multi_source_bfs_until(csr, sources, reached, || false);
+}
+
+/// As [`multi_source_bfs`], stopping after the first level at whose end `done()` holds
+/// (for a table, once every source has reached every target).
+///
+/// # Panics
+/// As [`multi_source_bfs`].
+pub fn multi_source_bfs_until(
+    csr: &Csr,
+    sources: &[VertexId],
+    reached: impl Fn(VertexId, u64, u32) + Sync,
+    done: impl Fn() -> bool,
+) {
     assert!(sources.len() <= WIDTH, "at most {WIDTH} sources a pass");
     let n = csr.num_vertices();
     let seen: Vec<AtomicU64> = (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
@@ -54,7 +68,7 @@ pub fn multi_source_bfs(
     list.iter().for_each(|&s| reached(s, front[s as usize], 0));
     let targets = csr.targets();
     let mut level = 0u32;
-    while !list.is_empty() {
+    while !list.is_empty() && !done() {
         level += 1;
         let front_ref = &front;
         // Expand: OR each frontier vertex's word into its neighbours' next words.
@@ -151,5 +165,28 @@ mod tests {
             assert_eq!(got[i], one_at_a_time(csr, s), "source {s}");
         }
         multi_source_bfs(csr, &[], |_, _, _| panic!("no source reaches anything"));
+    }
+
+    #[test]
+    fn stops_after_the_level_that_is_done() {
+        // A path 0 - 1 - ... - 99 from both ends: done once vertex 3 is reached (level 3
+        // from 0), so no vertex beyond level 3 is handed out.
+        let n = 100u64;
+        let g = EdgeList::new(n, (0..99).collect(), (1..100).collect(), Weights::None)
+            .unwrap()
+            .build(&BuildOptions {
+                directed: false,
+                ..Default::default()
+            })
+            .unwrap();
+        let (deepest, three) = (AtomicU64::new(0), AtomicU64::new(0));
+        let reached = |v: VertexId, _: u64, level: u32| {
+            deepest.fetch_max(u64::from(level), Relaxed);
+            if v == 3 {
+                three.store(1, Relaxed);
+            }
+        };
+        multi_source_bfs_until(g.out(), &[0, 99], reached, || three.load(Relaxed) == 1);
+        assert_eq!(deepest.load(Relaxed), 3);
     }
 }
