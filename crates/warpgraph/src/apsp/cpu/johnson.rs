@@ -465,8 +465,8 @@ impl Run<'_> {
 }
 
 impl Run<'_> {
-    /// The rows of an unweighted graph by multi-source BFS ([`multi_source_bfs`]): up to
-    /// 64 sources a pass, the hop counts written straight into the block's rows.
+    /// The rows of an unweighted graph by multi-source BFS ([`multi_source_bfs_until`]):
+    /// up to 64 sources a pass, the hop counts written straight into the block's rows.
     fn hops(&self, sink: &mut dyn RowSink) -> Result<()> {
         let (rows, cols) = (&self.info.rows, &self.info.cols);
         let (k, c) = (rows.len(), cols.len());
@@ -487,23 +487,27 @@ impl Run<'_> {
                     .map(|i| rows.vertex(i))
                     .collect();
                 let base = at - first;
-                // The pass stops once each of its sources has filled its row.
+                // A pass over listed targets stops once each of its sources has filled its
+                // row (with every vertex a column, the frontier empties as soon), counted
+                // once a call, and only for a vertex that is a target.
+                let listed = matches!(columns, Columns::Listed { .. });
                 let (filled, every) = (AtomicU64::new(0), (sources.len() * c) as u64);
-                let reached = |v: VertexId, bits: u64, level: u32| {
-                    let mut bits = bits;
+                let reached = |v: VertexId, mut bits: u64, level: u32| {
+                    let mut cells = 0;
                     while bits != 0 {
                         let row = (base + bits.trailing_zeros() as usize) * c;
                         bits &= bits - 1;
-                        let mut cells = 0;
                         columns.each(v, |j| {
                             block[row + j].store(i64::from(level), Relaxed);
                             cells += 1;
                         });
+                    }
+                    if listed && cells > 0 {
                         filled.fetch_add(cells, Relaxed);
                     }
                 };
                 multi_source_bfs_until(self.csr, &sources, reached, || {
-                    filled.load(Relaxed) == every
+                    listed && filled.load(Relaxed) == every
                 });
             }
             let dist: Vec<i64> = block.into_par_iter().map(AtomicI64::into_inner).collect();
