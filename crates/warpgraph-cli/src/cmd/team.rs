@@ -87,33 +87,36 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &TeamBenchAr
         let mut ways = String::new();
         // One tree for every search, each verified before the next one writes over it.
         let mut tree = bfs::BfsTree::default();
-        let setup = bfs::cuda::multi::bfs_team_visit(
-            &spec,
-            g,
-            &searches,
-            &Default::default(),
-            &mut tree,
-            |s| {
-                let Some(tree) = s.tree.filter(|_| timed(s.index)) else {
-                    return Ok(());
-                };
-                bfs::verify(g, tree)?;
-                ways = team_ways(s);
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                (&tree.depth, &tree.parent).hash(&mut h);
-                hashes.push(h.finish());
-                trials.push(Trial {
-                    source: Some(g.ids().external(tree.source)),
-                    seconds: s.times.seconds,
-                    kernel_seconds: s.times.kernel_seconds,
-                    reached: tree.reached(),
-                    edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
-                    verified: true,
-                });
-                Ok(())
-            },
-        )
-        .with_context(|| format!("BFS on {}", spec.describe()))?;
+        let ran = unless_refused(&spec.describe(), || {
+            bfs::cuda::multi::bfs_team_visit(
+                &spec,
+                g,
+                &searches,
+                &Default::default(),
+                &mut tree,
+                |s| {
+                    let Some(tree) = s.tree.filter(|_| timed(s.index)) else {
+                        return Ok(());
+                    };
+                    bfs::verify(g, tree)?;
+                    ways = team_ways(s);
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    (&tree.depth, &tree.parent).hash(&mut h);
+                    hashes.push(h.finish());
+                    trials.push(Trial {
+                        source: Some(g.ids().external(tree.source)),
+                        seconds: s.times.seconds,
+                        kernel_seconds: s.times.kernel_seconds,
+                        reached: tree.reached(),
+                        edges: edges_reached(g, |v| tree.depth[v as usize] != bfs::UNREACHED),
+                        verified: true,
+                    });
+                    Ok(())
+                },
+            )
+            .with_context(|| format!("BFS on {}", spec.describe()))
+        })?;
+        let Some(setup) = ran else { continue };
         if !spec.has_root() {
             eprintln!("{}: done (the process of rank 0 reports)", spec.describe());
             continue;
@@ -138,20 +141,24 @@ pub fn bench_bfs(g: &Graph, graph_name: &str, sizes: &[Gpus], args: &TeamBenchAr
         return Ok(());
     }
     // The single-GPU code (Enterprise, tuned) on GPU 0, same roots.
-    let mut gpu = runner(Device::Cuda(0), g, None, Default::default(), args.switch)?;
-    let trials = bfs_trials(g, &mut gpu, &roots, args.warm_each)?;
-    let name = gpu.algorithm();
-    rows.push(Row {
-        ran: Ran::OneGpu,
-        report: report(
-            g,
-            graph_name,
-            &name,
-            Device::Cuda(0).describe(),
-            trials,
-            0.0,
-        ),
-    });
+    let one_gpu = unless_refused("the single-GPU code", || {
+        let mut gpu = runner(Device::Cuda(0), g, None, Default::default(), args.switch)?;
+        let trials = bfs_trials(g, &mut gpu, &roots, args.warm_each)?;
+        Ok((gpu.algorithm(), trials))
+    })?;
+    if let Some((name, trials)) = one_gpu {
+        rows.push(Row {
+            ran: Ran::OneGpu,
+            report: report(
+                g,
+                graph_name,
+                &name,
+                Device::Cuda(0).describe(),
+                trials,
+                0.0,
+            ),
+        });
+    }
     // The CPU code, every core, same roots.
     let mut cpu = runner(Device::Cpu, g, None, Default::default(), args.switch)?;
     let trials = bfs_trials(g, &mut cpu, &roots, false)?;
@@ -306,6 +313,30 @@ impl warpgraph::apsp::RowSink for ChecksumSink {
     fn finish(&mut self) -> warpgraph::Result<()> {
         Ok(())
     }
+}
+
+/// `run()`, or `None` where it was refused for memory (the graph does not fit its GPUs):
+/// the refusal, with the bytes needed and free, is printed and the bench goes on with the
+/// GPUs that can hold the graph. Any other error stays one.
+fn unless_refused<T>(who: &str, run: impl FnOnce() -> Result<T>) -> Result<Option<T>> {
+    match run() {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if is_refusal(&e) => {
+            println!("{who}: refused, {}", e.root_cause());
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether `e` is, or was caused by, a refusal for memory.
+fn is_refusal(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<warpgraph::Error>(),
+            Some(warpgraph::Error::OutOfMemory { .. })
+        )
+    })
 }
 
 /// A finished report of `trials` (BFS or APSP by the algorithm's name).
@@ -470,6 +501,22 @@ mod tests {
             lines[5],
             "| 0 | bfs-optimizing on dev | - | 40.000 ms | 1.0 | 0.10x | 0.10x |"
         );
+    }
+
+    #[test]
+    fn a_refusal_for_memory_is_a_missing_row_not_an_error() {
+        let refusal = || -> Result<()> {
+            Err(warpgraph::Error::OutOfMemory {
+                what: "BFS".into(),
+                needed: 2 << 40,
+                available: 1 << 40,
+            })
+            .context("BFS on cuda:0")
+        };
+        assert!(unless_refused("one GPU", refusal).unwrap().is_none());
+        assert_eq!(unless_refused("one GPU", || Ok(7)).unwrap(), Some(7));
+        let other = || -> Result<()> { Err(warpgraph::Error::Nccl("lost".into()).into()) };
+        assert!(unless_refused("a team", other).is_err());
     }
 
     #[test]
