@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 use std::str::FromStr;
 
 use warpgraph::centrality::{
-    betweenness_on, closeness, edge_betweenness, harmonic, BetweennessOptions, ClosenessOptions,
-    EdgeBetweennessOptions, HarmonicOptions, Sources,
+    betweenness_on, closeness_on, edge_betweenness, harmonic_on, BetweennessOptions,
+    ClosenessOptions, EdgeBetweennessOptions, HarmonicOptions, Sources,
 };
 use warpgraph::device::Device;
 use warpgraph::{Graph, NoProgress, VertexId, VertexIds};
@@ -54,7 +54,8 @@ fn as_directed(g: &Graph, directed: bool) -> warpgraph::Result<Option<Graph>> {
 /// the harmonic sources. `normalized` and `endpoints` are betweenness's, `wf_improved`
 /// closeness's. Weighted when `g` has weights (non-negative: a negative one raises
 /// `ValueError`). `device`: `auto` (a GPU where there is one), `cpu`, `cuda`, `cuda:N`;
-/// only betweenness of an unweighted graph runs on a GPU, the rest on the CPU.
+/// betweenness of an unweighted graph, closeness and harmonic run on a GPU, edge
+/// betweenness and weighted betweenness on the CPU.
 #[pyfunction]
 #[pyo3(signature = (g, measure, directed, sources=None, vertices=None, normalized=true,
                     endpoints=false, wf_improved=true, device="auto"))]
@@ -72,8 +73,13 @@ pub fn centrality<'py>(
     device: &str,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let n = g.g.num_vertices();
-    // Betweenness counting arcs has GPU code; the rest runs on the CPU.
-    let gpu_code = measure == "betweenness" && g.g.weight_type() == warpgraph::WeightType::None;
+    // Betweenness counting arcs, closeness and harmonic have GPU code; the rest runs on
+    // the CPU.
+    let gpu_code = match measure {
+        "betweenness" => g.g.weight_type() == warpgraph::WeightType::None,
+        "closeness" | "harmonic" => true,
+        _ => false,
+    };
     let gpu = match Device::from_str(device)
         .or_py()?
         .resolve("centrality", gpu_code)
@@ -114,7 +120,7 @@ pub fn centrality<'py>(
                         vertices: vertices.clone(),
                         ..Default::default()
                     };
-                    closeness(graph, &opts, &NoProgress)?.values
+                    closeness_on(graph, &opts, gpu.as_ref(), &NoProgress)?.values
                 }
                 "harmonic" => {
                     let opts = HarmonicOptions {
@@ -122,7 +128,7 @@ pub fn centrality<'py>(
                         sources: sources.clone(),
                         ..Default::default()
                     };
-                    harmonic(graph, &opts, &NoProgress)?.values
+                    harmonic_on(graph, &opts, gpu.as_ref(), &NoProgress)?.values
                 }
                 other => {
                     return Err(warpgraph::Error::InvalidArgument(format!(

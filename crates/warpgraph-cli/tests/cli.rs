@@ -1043,13 +1043,16 @@ fn centrality_writes_networkx_values() {
             "centrality",
             "p5.el",
             "--measure",
-            "closeness",
+            "edge-betweenness",
             "--device",
             "cuda",
         ],
         dir,
     );
-    assert!(err.contains("betweenness counting arcs only"), "{err}");
+    assert!(
+        err.contains("run edge-betweenness with --device cpu"),
+        "{err}"
+    );
     let err = fails(
         &[
             "centrality",

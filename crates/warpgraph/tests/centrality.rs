@@ -12,9 +12,10 @@
 
 use proptest::prelude::*;
 use warpgraph::centrality::{
-    betweenness, closeness, edge_betweenness, edge_values, harmonic, verify_betweenness,
-    verify_closeness, verify_edge_betweenness, verify_harmonic, BetweennessOptions,
-    ClosenessOptions, EdgeBetweennessOptions, HarmonicOptions, Sources, Weighting,
+    betweenness, closeness, closeness_on, edge_betweenness, edge_values, harmonic, harmonic_on,
+    verify_betweenness, verify_closeness, verify_edge_betweenness, verify_harmonic,
+    BetweennessOptions, ClosenessOptions, EdgeBetweennessOptions, HarmonicOptions, Sources,
+    Weighting,
 };
 use warpgraph::{Error, Graph, NoProgress, Weights};
 
@@ -219,6 +220,64 @@ fn assert_near(got: &[f64], want: &[f64]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Closeness (with `wf` the correction) and harmonic centrality (from the sources `pick`'s
+/// bits name) of `c` on `gpu` (the CPU when `None`) against the oracle; both verify.
+fn distance_measures(
+    c: &Case,
+    wf: bool,
+    pick: u64,
+    gpu: Option<&std::sync::Arc<warpgraph::cuda::Gpu>>,
+) -> Result<(), TestCaseError> {
+    let g = c.graph();
+    let o = oracle(c);
+    let n = c.n;
+    let od = &o.dist;
+    let into = |v: usize| (0..n).filter_map(move |u| od[u][v].map(|d| (u, d)));
+    let unit = if c.wt >= 3 { 4.0 } else { 1.0 };
+    let want_c: Vec<f64> = (0..n)
+        .map(|v| {
+            let r = into(v).count() as f64;
+            let tot: f64 = into(v).map(|(_, d)| d as f64 / unit).sum();
+            if tot > 0.0 && n > 1 {
+                let x = (r - 1.0) / tot;
+                if wf {
+                    x * (r - 1.0) / (n as f64 - 1.0)
+                } else {
+                    x
+                }
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let opts = ClosenessOptions {
+        wf_improved: wf,
+        ..Default::default()
+    };
+    let r = closeness_on(&g, &opts, gpu, &NoProgress).unwrap();
+    assert_near(&r.values, &want_c)?;
+    prop_assert_eq!(r.kernel_seconds.is_some(), gpu.is_some() && n > 0);
+    verify_closeness(&g, &opts, &r, usize::MAX, 4).unwrap();
+
+    let sources: Vec<u32> = (0..n as u32).filter(|v| pick >> v & 1 == 1).collect();
+    let want_h: Vec<f64> = (0..n)
+        .map(|v| {
+            into(v)
+                .filter(|&(u, d)| d > 0 && sources.contains(&(u as u32)))
+                .map(|(_, d)| unit / d as f64)
+                .sum()
+        })
+        .collect();
+    let opts = HarmonicOptions {
+        sources: Some(sources.clone()),
+        ..Default::default()
+    };
+    let r = harmonic_on(&g, &opts, gpu, &NoProgress).unwrap();
+    assert_near(&r.values, &want_h)?;
+    verify_harmonic(&g, &opts, &r, usize::MAX, 5).unwrap();
+    Ok(())
+}
+
 /// Edge values per (u, v) pair, sorted, for comparing parallel edges as a multiset.
 fn by_pair(mut v: Vec<(u32, u32, f64)>) -> Vec<(u32, u32, f64)> {
     v.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
@@ -286,33 +345,7 @@ proptest! {
     /// the oracle and verify.
     #[test]
     fn distance_measures_match_oracle(c in arb_case(6), wf in any::<bool>(), pick in any::<u64>()) {
-        let g = c.graph();
-        let o = oracle(&c);
-        let n = c.n;
-        let od = &o.dist;
-        let into = |v: usize| (0..n).filter_map(move |u| od[u][v].map(|d| (u, d)));
-        let unit = if c.wt >= 3 { 4.0 } else { 1.0 };
-        let want_c: Vec<f64> = (0..n).map(|v| {
-            let r = into(v).count() as f64;
-            let tot: f64 = into(v).map(|(_, d)| d as f64 / unit).sum();
-            if tot > 0.0 && n > 1 {
-                let x = (r - 1.0) / tot;
-                if wf { x * (r - 1.0) / (n as f64 - 1.0) } else { x }
-            } else { 0.0 }
-        }).collect();
-        let opts = ClosenessOptions { wf_improved: wf, ..Default::default() };
-        let r = closeness(&g, &opts, &NoProgress).unwrap();
-        assert_near(&r.values, &want_c)?;
-        verify_closeness(&g, &opts, &r, usize::MAX, 4).unwrap();
-
-        let sources: Vec<u32> = (0..n as u32).filter(|v| pick >> v & 1 == 1).collect();
-        let want_h: Vec<f64> = (0..n).map(|v| into(v)
-            .filter(|&(u, d)| d > 0 && sources.contains(&(u as u32)))
-            .map(|(_, d)| unit / d as f64).sum()).collect();
-        let opts = HarmonicOptions { sources: Some(sources.clone()), ..Default::default() };
-        let r = harmonic(&g, &opts, &NoProgress).unwrap();
-        assert_near(&r.values, &want_h)?;
-        verify_harmonic(&g, &opts, &r, usize::MAX, 5).unwrap();
+        distance_measures(&c, wf, pick, None)?;
     }
 
     /// A sample of all n sources is the exact measure; the same seed draws the same
@@ -542,6 +575,14 @@ proptest! {
         assert_near(&r.values, &oracle_betweenness(&c, &o, list.as_deref(), e, norm))?;
         verify_betweenness(&g, &opts, &r, usize::MAX, 3).unwrap();
     }
+
+    /// Closeness and harmonic centrality on the GPU (the rows of a distance table), every
+    /// weight type, directed and undirected: the oracle's values, and they verify.
+    #[test]
+    fn gpu_distance_measures_match_oracle(c in arb_case(6), wf in any::<bool>(), pick in any::<u64>()) {
+        let Some(gpu) = common::gpu() else { return Ok(()); };
+        distance_measures(&c, wf, pick, Some(&gpu))?;
+    }
 }
 
 /// Bigger graphs on the GPU: a Kronecker graph (hubs, many levels' worth of ties) and a
@@ -594,4 +635,76 @@ fn gpu_betweenness_matches_the_cpu_on_generated_graphs() {
         &NoProgress,
     );
     assert!(matches!(r, Err(Error::Unsupported(_))), "{r:?}");
+}
+
+/// Closeness and harmonic centrality on the GPU against the CPU on bigger graphs, each
+/// reaching a different table search: Kronecker unweighted and undirected (multi-source
+/// BFS), a weighted road-like grid (buckets, rows in device memory), a directed graph of
+/// float weights (its reversed arcs), and the grid's arcs counted (its weights dropped);
+/// some vertices measured, from some sources.
+#[test]
+fn gpu_closeness_and_harmonic_match_the_cpu_on_generated_graphs() {
+    use warpgraph::generate::{generate, GenerateOptions, Generator, WeightSpec};
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let kron = Generator::Kronecker {
+        scale: 12,
+        edge_factor: 16,
+    };
+    let grid = Generator::Grid {
+        rows: 60,
+        cols: 80,
+        remove: 0.1,
+        shortcuts: 10,
+    };
+    let urand = Generator::Uniform {
+        vertices: 2048,
+        edges: 16384,
+    };
+    let int = WeightSpec::Int { lo: 1, hi: 255 };
+    let cases = [
+        (kron, WeightSpec::None, true, Weighting::Graph),
+        (grid.clone(), int, true, Weighting::Graph),
+        (urand, WeightSpec::Float, false, Weighting::Graph),
+        (grid, int, true, Weighting::Unit),
+    ];
+    for (spec, weights, undirected, weighting) in cases {
+        let gen = GenerateOptions {
+            weights,
+            undirected,
+            ..Default::default()
+        };
+        let g = generate(&spec, &gen).unwrap();
+        let n = g.num_vertices() as u32;
+        let some: Vec<u32> = (0..n).step_by(7).collect();
+        let opts = ClosenessOptions {
+            weighting,
+            vertices: Some(some.clone()),
+            ..Default::default()
+        };
+        let cpu = closeness(&g, &opts, &NoProgress).unwrap();
+        let on_gpu = closeness_on(&g, &opts, Some(&gpu), &NoProgress).unwrap();
+        assert!(on_gpu.kernel_seconds.is_some());
+        assert_eq!(on_gpu.vertices, some);
+        assert_all_near(&on_gpu.values, &cpu.values, &format!("{spec:?} closeness"));
+        verify_closeness(&g, &opts, &on_gpu, 16, 4).unwrap();
+        let opts = HarmonicOptions {
+            weighting,
+            sources: Some((0..n).step_by(3).collect()),
+            ..Default::default()
+        };
+        let cpu = harmonic(&g, &opts, &NoProgress).unwrap();
+        let on_gpu = harmonic_on(&g, &opts, Some(&gpu), &NoProgress).unwrap();
+        assert_all_near(&on_gpu.values, &cpu.values, &format!("{spec:?} harmonic"));
+        verify_harmonic(&g, &opts, &on_gpu, 16, 4).unwrap();
+    }
+}
+
+/// `got` and `want` agree value for value, up to the order of floating-point additions.
+fn assert_all_near(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (v, (a, b)) in got.iter().zip(want).enumerate() {
+        assert!(near(*a, *b), "{what}: {v}: {a} vs {b}");
+    }
 }

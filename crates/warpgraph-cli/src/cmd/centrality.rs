@@ -70,9 +70,11 @@ another way and checks the sums against per-source fingerprints.
 
 Output (-o): a header line, then `vertex<TAB>value` per vertex, or `u<TAB>v<TAB>value`
 per edge (each undirected edge once), vertices as the file numbers them. Runs on every
-CPU core; betweenness counting arcs (an unweighted graph, or --unweighted) runs on a GPU
-when there is one (--device auto or cuda): Brandes' searches from thousands of sources at
-once, a block each.
+CPU core, or on a GPU when there is one (--device auto or cuda) for betweenness counting
+arcs (an unweighted graph, or --unweighted: Brandes' searches from thousands of sources
+at once, a block each), closeness and harmonic (the distances to each vertex as the rows
+of a distance table, as `warpgraph distances` makes them). Edge betweenness and weighted
+betweenness run on the CPU.
 
 Examples:
   warpgraph centrality road.gr --measure betweenness -o bc.tsv
@@ -143,7 +145,7 @@ pub fn run(args: CentralityArgs, quiet: bool) -> Result<()> {
     }
     let (sources, kernels) = match &outcome {
         Outcome::Centrality(c) => (c.sources.len(), c.kernel_seconds),
-        Outcome::Scores(s) => (s.vertices.len(), None),
+        Outcome::Scores(s) => (s.vertices.len(), s.kernel_seconds),
     };
     let done = Done {
         device,
@@ -156,15 +158,19 @@ pub fn run(args: CentralityArgs, quiet: bool) -> Result<()> {
 }
 
 /// Where the measure runs: betweenness counting arcs (an unweighted graph, or
-/// `--unweighted`) on a GPU where `--device` allows one; the rest on the CPU, and
-/// `--device cuda` for them is an error that says so.
+/// `--unweighted`), closeness and harmonic on a GPU where `--device` allows one; the rest
+/// on the CPU, and `--device cuda` for them is an error that says so.
 fn device(args: &CentralityArgs, g: &Graph, quiet: bool) -> Result<Device> {
     let counts_arcs = args.unweighted || g.weight_type() == warpgraph::WeightType::None;
-    let gpu_code = args.measure == Measure::Betweenness && counts_arcs;
+    let gpu_code = match args.measure {
+        Measure::Betweenness => counts_arcs,
+        Measure::EdgeBetweenness => false,
+        Measure::Closeness | Measure::Harmonic => true,
+    };
     if !gpu_code && matches!(args.run.device, Device::Cuda(_)) {
         bail!(
-            "on a GPU, centrality has betweenness counting arcs only (an unweighted graph, or \
-             --unweighted): run {} with --device cpu",
+            "on a GPU, centrality has betweenness counting arcs (an unweighted graph, or \
+             --unweighted), closeness and harmonic: run {} with --device cpu",
             if args.measure == Measure::Betweenness {
                 "weighted betweenness"
             } else {
@@ -261,10 +267,15 @@ fn compute(
         Measure::EdgeBetweenness => {
             Outcome::Centrality(centrality::edge_betweenness(g, &edge_opts(args), bar)?)
         }
-        Measure::Closeness => {
-            Outcome::Scores(centrality::closeness(g, &closeness_opts(args), bar)?)
+        Measure::Closeness => Outcome::Scores(centrality::closeness_on(
+            g,
+            &closeness_opts(args),
+            gpu,
+            bar,
+        )?),
+        Measure::Harmonic => {
+            Outcome::Scores(centrality::harmonic_on(g, &harmonic_opts(args), gpu, bar)?)
         }
-        Measure::Harmonic => Outcome::Scores(centrality::harmonic(g, &harmonic_opts(args), bar)?),
     })
 }
 

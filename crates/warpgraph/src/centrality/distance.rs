@@ -18,9 +18,20 @@
 //! unweighted, Dijkstra's algorithm weighted. Distances are summed in `f64` (exactly for
 //! integer distances summing below 2^53).
 //!
+//! On a GPU ([`closeness_on`], [`harmonic_on`]) the searches are the rows of a distance
+//! table over the reversed arcs, made by the batched searches of
+//! [`crate::apsp::distances_on`] (buckets per source, or multi-source BFS on unweighted
+//! small-world graphs) and streamed back batch by batch; each row's value is then
+//! computed on the host as the CPU's is, its distances summed in vertex order rather than
+//! in the order of discovery (the same sums for integer distances).
+//!
 //! # Parallelism
 //! Vertices are split into a few chunks per thread, each worker with its own search
-//! state; every vertex's value is its own, so there is nothing to reduce.
+//! state; every vertex's value is its own, so there is nothing to reduce. The rows of a
+//! GPU's batch are valued in parallel.
+
+use std::borrow::Cow;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -29,10 +40,17 @@ use super::{
     check_memory, check_nonnegative, check_vertices, chunks, weights_of, workers_for,
     ClosenessOptions, HarmonicOptions, Scores, Weighting,
 };
+use crate::apsp::{self, ApspOptions, Axis, Backend, Dists, RowBlock, RowSink, RowsInfo};
+use crate::cuda::Gpu;
 use crate::error::Result;
-use crate::graph::{Csr, Distance, Graph, VertexId, Weights};
+use crate::graph::{Csr, Distance, Graph, VertexId, VertexIds, Weights};
 use crate::progress::Progress;
 use crate::sssp::cpu::ArcWeights;
+
+/// What a vertex's value is made of: the vertices that reach it (itself included) and a
+/// function giving their distances to it.
+trait Value: Fn(&[VertexId], &dyn Fn(VertexId) -> f64) -> f64 + Sync {}
+impl<F: Fn(&[VertexId], &dyn Fn(VertexId) -> f64) -> f64 + Sync> Value for F {}
 
 /// Closeness centrality, as NetworkX's `closeness_centrality`.
 ///
@@ -46,16 +64,33 @@ use crate::sssp::cpu::ArcWeights;
 /// # Complexity
 /// One search per measured vertex: O(m) each unweighted, O((n + m) log n) weighted.
 pub fn closeness(g: &Graph, opts: &ClosenessOptions, progress: &dyn Progress) -> Result<Scores> {
+    closeness_on(g, opts, None, progress)
+}
+
+/// [`closeness`] on `gpu` when one is given: the distances to each vertex as rows of a
+/// distance table made there (see the module's method).
+///
+/// # Errors
+/// As [`closeness`]; on a GPU, [`Error::OutOfMemory`](crate::Error::OutOfMemory) when the
+/// graph and one search do not fit (bytes needed and free), [`Error::Gpu`](crate::Error::Gpu)
+/// for a driver error.
+pub fn closeness_on(
+    g: &Graph,
+    opts: &ClosenessOptions,
+    gpu: Option<&Arc<Gpu>>,
+    progress: &dyn Progress,
+) -> Result<Scores> {
     let n = g.num_vertices();
     let wf = opts.wf_improved;
-    per_vertex(
-        g,
-        opts.weighting,
-        opts.vertices.as_deref(),
-        "closeness",
-        progress,
-        |order, dist| closeness_of(order, dist, n, wf),
-    )
+    let on = On {
+        weighting: opts.weighting,
+        vertices: opts.vertices.as_deref(),
+        what: "closeness",
+        table: gpu.map(|gpu| Backend::Cuda(gpu, Default::default())),
+    };
+    per_vertex(g, on, progress, |order, dist| {
+        closeness_of(order, dist, n, wf)
+    })
 }
 
 /// Harmonic centrality, as NetworkX's `harmonic_centrality`.
@@ -63,6 +98,19 @@ pub fn closeness(g: &Graph, opts: &ClosenessOptions, progress: &dyn Progress) ->
 /// # Errors
 /// As [`closeness`] (a source out of range too).
 pub fn harmonic(g: &Graph, opts: &HarmonicOptions, progress: &dyn Progress) -> Result<Scores> {
+    harmonic_on(g, opts, None, progress)
+}
+
+/// [`harmonic`] on `gpu` when one is given, as [`closeness_on`].
+///
+/// # Errors
+/// As [`closeness_on`]; a source out of range too.
+pub fn harmonic_on(
+    g: &Graph,
+    opts: &HarmonicOptions,
+    gpu: Option<&Arc<Gpu>>,
+    progress: &dyn Progress,
+) -> Result<Scores> {
     let n = g.num_vertices();
     let mask = match &opts.sources {
         None => None,
@@ -73,23 +121,22 @@ pub fn harmonic(g: &Graph, opts: &HarmonicOptions, progress: &dyn Progress) -> R
             Some(m)
         }
     };
-    per_vertex(
-        g,
-        opts.weighting,
-        opts.vertices.as_deref(),
-        "harmonic",
-        progress,
-        |order, dist| {
-            let mut sum = 0.0;
-            for &u in order {
-                let d = dist(u);
-                if d > 0.0 && mask.as_ref().is_none_or(|m| m[u as usize]) {
-                    sum += 1.0 / d;
-                }
+    let on = On {
+        weighting: opts.weighting,
+        vertices: opts.vertices.as_deref(),
+        what: "harmonic",
+        table: gpu.map(|gpu| Backend::Cuda(gpu, Default::default())),
+    };
+    per_vertex(g, on, progress, |order, dist| {
+        let mut sum = 0.0;
+        for &u in order {
+            let d = dist(u);
+            if d > 0.0 && mask.as_ref().is_none_or(|m| m[u as usize]) {
+                sum += 1.0 / d;
             }
-            sum
-        },
-    )
+        }
+        sum
+    })
 }
 
 /// Closeness from one search: `order` the reached vertices, `dist` their distances.
@@ -125,22 +172,24 @@ pub(crate) fn reversed(g: &Graph, weighting: Weighting) -> (&Csr, &Weights) {
     }
 }
 
-/// `value(order, dist)` for each vertex of `vertices` (all when `None`), from one search
-/// over the reversed arcs each.
-fn per_vertex<F>(
-    g: &Graph,
+/// What [`per_vertex`] measures and where.
+struct On<'a> {
     weighting: Weighting,
-    vertices: Option<&[VertexId]>,
-    what: &str,
-    progress: &dyn Progress,
-    value: F,
-) -> Result<Scores>
-where
-    F: Fn(&[VertexId], &dyn Fn(VertexId) -> f64) -> f64 + Sync,
-{
+    /// The vertices measured (all when `None`).
+    vertices: Option<&'a [VertexId]>,
+    /// The measure's name, for progress and errors.
+    what: &'a str,
+    /// Where the distance table is made, if the searches are its rows (on a GPU); else
+    /// the CPU's searches, each worker valuing its own.
+    table: Option<Backend<'a>>,
+}
+
+/// `value(order, dist)` for each vertex measured, from one search over the reversed arcs
+/// each: on the CPU, or as the rows of a distance table on a GPU.
+fn per_vertex(g: &Graph, on: On<'_>, progress: &dyn Progress, value: impl Value) -> Result<Scores> {
     let n = g.num_vertices();
     let all: Vec<VertexId>;
-    let vertices = match vertices {
+    let vertices = match on.vertices {
         Some(v) => {
             check_vertices(v, n, "vertex")?;
             v
@@ -150,30 +199,127 @@ where
             &all
         }
     };
-    check_nonnegative(g.out(), weights_of(g, weighting))?;
-    let (csr, weights) = reversed(g, weighting);
-    let values =
-        dispatch!(weights, unit, w => searches(csr, w, unit, vertices, what, progress, &value))?;
+    check_nonnegative(g.out(), weights_of(g, on.weighting))?;
+    let (values, kernel_seconds) = match on.table {
+        Some(backend) if !vertices.is_empty() => {
+            table_rows(backend, g, on.weighting, vertices, progress, &value)?
+        }
+        _ => {
+            let (csr, weights) = reversed(g, on.weighting);
+            let what = on.what;
+            let values = dispatch!(weights, unit, w =>
+                searches(csr, w, unit, vertices, what, progress, &value))?;
+            (values, None)
+        }
+    };
     Ok(Scores {
         vertices: vertices.to_vec(),
         values,
+        kernel_seconds,
     })
 }
 
+/// The values of `vertices` from the rows of a distance table on `backend` over the
+/// reversed arcs (weighed as `weighting` says), and the seconds its kernels took.
+fn table_rows(
+    backend: Backend<'_>,
+    g: &Graph,
+    weighting: Weighting,
+    vertices: &[VertexId],
+    progress: &dyn Progress,
+    value: &impl Value,
+) -> Result<(Vec<f64>, Option<f64>)> {
+    let into = reversed_graph(g, weighting);
+    let sel = apsp::Selection {
+        sources: Axis::List(Arc::from(vertices)),
+        targets: Axis::All(g.num_vertices()),
+    };
+    let mut sink = ValueSink {
+        value,
+        values: Vec::with_capacity(vertices.len()),
+    };
+    let ran = apsp::distances_on(
+        &into,
+        &sel,
+        &ApspOptions::default(),
+        backend,
+        &mut sink,
+        progress,
+    )?;
+    Ok((sink.values, ran.kernel_seconds))
+}
+
+/// `g` with its arcs reversed when directed, and without weights when `weighting` counts
+/// arcs: a search from `v` over it finds the distances to `v`. `g` itself when it is
+/// already that.
+fn reversed_graph(g: &Graph, weighting: Weighting) -> Cow<'_, Graph> {
+    let (csr, weights) = reversed(g, weighting);
+    let unweighed = matches!(weights, Weights::None) && g.weight_type() != crate::WeightType::None;
+    if !g.is_directed() && !unweighed {
+        return Cow::Borrowed(g);
+    }
+    let arcs = Csr::from_raw(
+        csr.offsets().to_vec().into(),
+        csr.targets().to_vec().into(),
+        weights.clone(),
+    );
+    Cow::Owned(Graph::from_parts_unchecked(
+        g.is_directed(),
+        arcs,
+        VertexIds::default(),
+    ))
+}
+
+/// Values each row of a distance table as it comes (rows in the order of the measured
+/// vertices, a column per vertex).
+struct ValueSink<'a, F> {
+    value: &'a F,
+    values: Vec<f64>,
+}
+
+impl<F: Value> RowSink for ValueSink<'_, F> {
+    fn begin(&mut self, _info: &RowsInfo) -> Result<()> {
+        Ok(())
+    }
+
+    fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
+        let n = block.row_len;
+        let value = self.value;
+        let rows: Vec<f64> = (0..block.num_rows())
+            .into_par_iter()
+            .map(|i| match block.dist.get(i * n..(i + 1) * n) {
+                Some(Dists::I64(d)) => row_value(value, d, |x| (x != i64::MAX).then_some(x as f64)),
+                Some(Dists::F64(d)) => row_value(value, d, |x| x.is_finite().then_some(x)),
+                None => 0.0,
+            })
+            .collect();
+        self.values.extend(rows);
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// `value` of one row `d` of distances, `finite` giving each reached one as `f64`.
+fn row_value<T: Copy>(value: &impl Value, d: &[T], finite: impl Fn(T) -> Option<f64>) -> f64 {
+    let order: Vec<VertexId> = (0..d.len() as VertexId)
+        .filter(|&u| finite(d[u as usize]).is_some())
+        .collect();
+    value(&order, &|u| finite(d[u as usize]).unwrap_or(f64::INFINITY))
+}
+
 /// The values of `vertices`, in parallel.
-fn searches<A, F>(
+fn searches<A: ArcWeights + ?Sized>(
     csr: &Csr,
     w: &A,
     unit: bool,
     vertices: &[VertexId],
     what: &str,
     progress: &dyn Progress,
-    value: &F,
-) -> Result<Vec<f64>>
-where
-    A: ArcWeights + ?Sized,
-    F: Fn(&[VertexId], &dyn Fn(VertexId) -> f64) -> f64 + Sync,
-{
+    value: &impl Value,
+) -> Result<Vec<f64>> {
     let n = csr.num_vertices();
     let per_worker = Search::<A::D>::bytes(n, csr.num_arcs(), unit);
     let workers = workers_for(vertices.len());
@@ -195,4 +341,54 @@ where
         .collect::<Result<Vec<_>>>()?;
     progress.finish();
     Ok(parts.concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::EdgeList;
+    use crate::{BuildOptions, NoProgress};
+
+    /// Valued from the rows of a distance table (made here on the CPU, as a GPU makes
+    /// it), closeness and harmonic centrality are the searches' values: directed and
+    /// undirected, weighted, float, arcs counted, unreachable and isolated vertices, some
+    /// vertices measured.
+    #[test]
+    fn table_rows_value_as_the_searches_do() {
+        let (from, to) = (vec![0, 1, 2, 2, 4, 1], vec![1, 2, 0, 3, 4, 3]);
+        let weights = [
+            Weights::None,
+            Weights::from(vec![3i32, 0, 2, 5, 1, 7]),
+            Weights::from(vec![0.5f64, 0.25, 2.0, 1.5, 1.0, 0.75]),
+        ];
+        for w in weights {
+            for directed in [true, false] {
+                let g = EdgeList::new(7, from.clone(), to.clone(), w.clone())
+                    .unwrap()
+                    .build(&BuildOptions {
+                        directed,
+                        ..Default::default()
+                    })
+                    .unwrap();
+                for weighting in [Weighting::Graph, Weighting::Unit] {
+                    for vertices in [None, Some(&[3, 0, 6][..])] {
+                        let on = |table| On {
+                            weighting,
+                            vertices,
+                            what: "closeness",
+                            table,
+                        };
+                        let value = |order: &[VertexId], dist: &dyn Fn(VertexId) -> f64| {
+                            closeness_of(order, dist, 7, true)
+                                + 1e3 * order.iter().map(|&u| dist(u)).sum::<f64>()
+                        };
+                        let searched = per_vertex(&g, on(None), &NoProgress, value).unwrap();
+                        let rows =
+                            per_vertex(&g, on(Some(Backend::Cpu)), &NoProgress, value).unwrap();
+                        assert_eq!(rows, searched, "{w:?} directed {directed} {weighting:?}");
+                    }
+                }
+            }
+        }
+    }
 }

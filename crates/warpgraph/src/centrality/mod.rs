@@ -34,7 +34,8 @@
 //! search (unweighted) or Dijkstra's algorithm (weighted) that also counts shortest
 //! paths, then the dependencies accumulated in reverse order of distance
 //! ([`betweenness`]); closeness and harmonic centrality need only the distances
-//! ([`closeness`], [`harmonic`]). Sources run in parallel, each worker with its own O(n) state and its
+//! ([`closeness`], [`harmonic`]; on a GPU the rows of a distance table, see
+//! [`closeness_on`]). Sources run in parallel, each worker with its own O(n) state and its
 //! own partial sums, added in a fixed order at the end (so a run is reproducible).
 //! Betweenness can be estimated from `k` sources drawn at random ([`Sources::Sample`]).
 //!
@@ -99,7 +100,7 @@ mod search;
 mod verify;
 
 pub use betweenness::{betweenness, betweenness_on, edge_betweenness, edge_values};
-pub use distance::{closeness, harmonic};
+pub use distance::{closeness, closeness_on, harmonic, harmonic_on};
 pub use verify::{verify_betweenness, verify_closeness, verify_edge_betweenness, verify_harmonic};
 
 use crate::error::{Error, Result};
@@ -244,6 +245,8 @@ pub struct Scores {
     pub vertices: Vec<VertexId>,
     /// Their values, in the same order.
     pub values: Vec<f64>,
+    /// On a GPU, the seconds its kernels took (CUDA events).
+    pub kernel_seconds: Option<f64>,
 }
 
 /// The weight of vertex (arc) `x` in a fingerprint: a fixed number in `[1, 2)` drawn from
