@@ -591,21 +591,11 @@ proptest! {
 /// are counted.
 #[test]
 fn gpu_betweenness_matches_the_cpu_on_generated_graphs() {
-    use warpgraph::generate::{generate, GenerateOptions, Generator};
+    use warpgraph::generate::{generate, GenerateOptions};
     let Some(gpu) = common::gpu() else {
         return;
     };
-    let kron = Generator::Kronecker {
-        scale: 12,
-        edge_factor: 16,
-    };
-    let grid = Generator::Grid {
-        rows: 60,
-        cols: 80,
-        remove: 0.1,
-        shortcuts: 10,
-    };
-    for spec in [kron, grid] {
+    for spec in kron_and_grid() {
         let g = generate(&spec, &GenerateOptions::default()).unwrap();
         for endpoints in [false, true] {
             let opts = BetweennessOptions {
@@ -648,16 +638,7 @@ fn gpu_closeness_and_harmonic_match_the_cpu_on_generated_graphs() {
     let Some(gpu) = common::gpu() else {
         return;
     };
-    let kron = Generator::Kronecker {
-        scale: 12,
-        edge_factor: 16,
-    };
-    let grid = Generator::Grid {
-        rows: 60,
-        cols: 80,
-        remove: 0.1,
-        shortcuts: 10,
-    };
+    let [kron, grid] = kron_and_grid();
     let urand = Generator::Uniform {
         vertices: 2048,
         edges: 16384,
@@ -699,6 +680,23 @@ fn gpu_closeness_and_harmonic_match_the_cpu_on_generated_graphs() {
         assert_all_near(&on_gpu.values, &cpu.values, &format!("{spec:?} harmonic"));
         verify_harmonic(&g, &opts, &on_gpu, 16, 4).unwrap();
     }
+}
+
+/// The GPU tests' bigger graphs: Kronecker 12 (hubs, many levels' worth of ties) and a
+/// road-like grid 60 x 80 (many levels).
+fn kron_and_grid() -> [warpgraph::generate::Generator; 2] {
+    use warpgraph::generate::Generator;
+    let kron = Generator::Kronecker {
+        scale: 12,
+        edge_factor: 16,
+    };
+    let grid = Generator::Grid {
+        rows: 60,
+        cols: 80,
+        remove: 0.1,
+        shortcuts: 10,
+    };
+    [kron, grid]
 }
 
 /// `got` and `want` agree value for value, up to the order of floating-point additions.
