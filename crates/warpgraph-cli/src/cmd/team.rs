@@ -385,8 +385,8 @@ fn print_table(
 fn table(rows: &[Row], unit: &str, rate: impl Fn(&Report) -> f64) -> String {
     use std::fmt::Write;
     let mut out = format!(
-        "| GPUs | code | median (kernels) | median (end to end) | {unit} | speed-up over the team of 1 | over the fastest 1-GPU code |\n\
-         |---|---|---|---|---|---|---|\n"
+        "| GPUs | code | median (kernels) | median (end to end) | {unit} | a GPU | speed-up over the team of 1 | over the fastest 1-GPU code |\n\
+         |---|---|---|---|---|---|---|---|\n"
     );
     let kernels = |r: &Row| r.report.kernel_summary.as_ref().map(|s| s.median);
     let one = rows
@@ -410,10 +410,15 @@ fn table(rows: &[Row], unit: &str, rate: impl Fn(&Report) -> f64) -> String {
             Ran::Cpu => format!("{} on {}", r.report.algorithm, r.report.device),
         };
         let t = k.unwrap_or(e);
+        let gpus = r.ran.gpus();
+        // Weak scaling's measure: the rate each GPU of the row keeps.
+        let each = match gpus {
+            0 => "-".into(),
+            g => format!("{:.1}", rate(&r.report) / g as f64),
+        };
         let _ = writeln!(
             out,
-            "| {} | {code} | {} | {:.3} ms | {:.1} | {} | {} |",
-            r.ran.gpus(),
+            "| {gpus} | {code} | {} | {:.3} ms | {:.1} | {each} | {} | {} |",
             k.map_or("-".into(), |k| format!("{:.3} ms", k * 1e3)),
             e * 1e3,
             rate(&r.report),
@@ -486,20 +491,20 @@ mod tests {
         assert_eq!(lines.len(), 6, "{t}");
         assert_eq!(
             lines[2],
-            "| 1 | bfs-team | 4.000 ms | 11.000 ms | 1.0 | 1.00x | 1.00x |"
+            "| 1 | bfs-team | 4.000 ms | 11.000 ms | 1.0 | 1.0 | 1.00x | 1.00x |"
         );
         assert_eq!(
             lines[3],
-            "| 2 | bfs-team | 2.000 ms | 10.000 ms | 1.0 | 2.00x | 2.00x |"
+            "| 2 | bfs-team | 2.000 ms | 10.000 ms | 1.0 | 0.5 | 2.00x | 2.00x |"
         );
         assert_eq!(
             lines[4],
-            "| 1 | bfs-gpu-tuned (single-GPU code) | 8.000 ms | 10.000 ms | 1.0 | 0.50x | 0.50x |"
+            "| 1 | bfs-gpu-tuned (single-GPU code) | 8.000 ms | 10.000 ms | 1.0 | 1.0 | 0.50x | 0.50x |"
         );
         // The CPU has no kernel time: its own (the median, 40 ms) is compared.
         assert_eq!(
             lines[5],
-            "| 0 | bfs-optimizing on dev | - | 40.000 ms | 1.0 | 0.10x | 0.10x |"
+            "| 0 | bfs-optimizing on dev | - | 40.000 ms | 1.0 | - | 0.10x | 0.10x |"
         );
     }
 
@@ -537,11 +542,11 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(
             lines[3],
-            "| 2 | bfs-team | 6.000 ms | 10.000 ms | 1.0 | 1.50x | 1.25x |"
+            "| 2 | bfs-team | 6.000 ms | 10.000 ms | 1.0 | 0.5 | 1.50x | 1.25x |"
         );
         assert_eq!(
             lines[4],
-            "| 1 | bfs-gpu-tuned (single-GPU code) | 7.500 ms | 10.000 ms | 1.0 | 1.20x | 1.00x |"
+            "| 1 | bfs-gpu-tuned (single-GPU code) | 7.500 ms | 10.000 ms | 1.0 | 1.0 | 1.20x | 1.00x |"
         );
     }
 }
