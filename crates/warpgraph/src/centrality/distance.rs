@@ -283,16 +283,19 @@ impl<F: Value> RowSink for ValueSink<'_, F> {
     }
 
     fn rows(&mut self, block: &RowBlock<'_>) -> Result<()> {
-        let n = block.row_len;
+        // (A row of no columns is a graph of no vertices: nothing is measured there.)
+        let n = block.row_len.max(1);
         let value = self.value;
-        let rows: Vec<f64> = (0..block.num_rows())
-            .into_par_iter()
-            .map(|i| match block.dist.get(i * n..(i + 1) * n) {
-                Some(Dists::I64(d)) => row_value(value, d, |x| (x != i64::MAX).then_some(x as f64)),
-                Some(Dists::F64(d)) => row_value(value, d, |x| x.is_finite().then_some(x)),
-                None => 0.0,
-            })
-            .collect();
+        let rows: Vec<f64> = match block.dist {
+            Dists::I64(d) => d
+                .par_chunks(n)
+                .map(|d| row_value(value, d, |x| (x != i64::MAX).then_some(x as f64)))
+                .collect(),
+            Dists::F64(d) => d
+                .par_chunks(n)
+                .map(|d| row_value(value, d, |x| x.is_finite().then_some(x)))
+                .collect(),
+        };
         self.values.extend(rows);
         Ok(())
     }
