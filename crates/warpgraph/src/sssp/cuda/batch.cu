@@ -41,8 +41,10 @@ __device__ D block_min(D x) {
 // far and kept lists its own slice of lists (4n), its stamps and marks of stamps (2n).
 //
 // Early stop: with want > 0 targets (tindex[v]: v's index among them, or NONE), a target
-// is counted once (a bit of the block's ceil(want / 32) words of got_all) when its
-// distance first falls below the bucket's end: it is then final once the bucket is done.
+// is counted once (a bit of the block's ceil(want / 32) words of got_all) when it first
+// joins a near list, its distance below the bucket's end: it is then final once the
+// bucket is done. (Every vertex lowered below the end joins the round's list once, so
+// counting on joining misses none and skips the repeats of a round.)
 // When a bucket is done and every target counted, the search stops; distances of other
 // vertices may then still be too high, so only the targets' columns are to be read.
 #define NONE 0xffffffffu
@@ -98,9 +100,10 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
                     if (!Dist<D>::add(du, (D)wt[e], nd)) flags[FLAG_OVERFLOW] = 1;
                     else if (nd < Dist<D>::load(dist + v) && nd < Dist<D>::atomic_min(dist + v, nd)) {
                         if (nd < end) {
-                            if (want > 0) reach(v, tindex, got, &reached);
-                            if (atomicExch(stamp + v, round) != round)
+                            if (atomicExch(stamp + v, round) != round) {
                                 nxt[atomicAdd(&next_len, 1)] = v;
+                                if (want > 0) reach(v, tindex, got, &reached);
+                            }
                         } else if (atomicExch(in_far + v, 1) == 0) {
                             far[atomicAdd(&far_len, 1)] = v;
                         }
@@ -134,8 +137,10 @@ __device__ void batch(const u64* off, const u32* tgt, const W* wt, u32 n, const 
             u32 v = far[i];
             if (Dist<D>::load(dist + v) < end) {
                 in_far[v] = 0;
-                if (want > 0) reach(v, tindex, got, &reached);
-                if (atomicExch(stamp + v, round) != round) cur[atomicAdd(&next_len, 1)] = v;
+                if (atomicExch(stamp + v, round) != round) {
+                    cur[atomicAdd(&next_len, 1)] = v;
+                    if (want > 0) reach(v, tindex, got, &reached);
+                }
             } else {
                 kept[atomicAdd(&kept_len, 1)] = v;
             }
